@@ -1,0 +1,111 @@
+// FFmpeg for Swift: the C API plus static-inline shims for what Swift cannot import
+// (function-like macros, FFERRTAG constants, variadic logging) and for calls that differ between FFmpeg versions.
+#ifndef SCRUBKIT_CFFMPEG_SHIM_H
+#define SCRUBKIT_CFFMPEG_SHIM_H
+
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/opt.h>
+#include <libavutil/dict.h>
+#include <libavutil/mastering_display_metadata.h>
+#include <libswscale/swscale.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdarg.h>
+
+static inline int scrub_averror(int posix) { return AVERROR(posix); }
+static inline int scrub_averror_eof(void) { return AVERROR_EOF; }
+static inline int scrub_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int scrub_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int scrub_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+static inline int scrub_averror_enomem(void) { return AVERROR(ENOMEM); }
+static inline int64_t scrub_nopts(void) { return AV_NOPTS_VALUE; }
+
+/// The display matrix of a stream (9 int32 values), or NULL. Hides the 5.x / 6.1+ / 7.x API differences.
+static inline const int32_t *scrub_stream_display_matrix(const AVStream *st) {
+#if LIBAVFORMAT_VERSION_MAJOR >= 61 || (LIBAVFORMAT_VERSION_MAJOR == 60 && LIBAVFORMAT_VERSION_MINOR >= 15)
+    const AVPacketSideData *sd = av_packet_side_data_get(st->codecpar->coded_side_data,
+                                                         st->codecpar->nb_coded_side_data,
+                                                         AV_PKT_DATA_DISPLAYMATRIX);
+    return (sd && sd->size >= 9 * 4) ? (const int32_t *)sd->data : NULL;
+#else
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    return (data && size >= 9 * 4) ? (const int32_t *)data : NULL;
+#endif
+}
+
+/// The display matrix attached to a decoded frame (JPEG EXIF orientation arrives this way), or NULL.
+static inline const int32_t *scrub_frame_display_matrix(const AVFrame *frame) {
+    AVFrameSideData *sd = av_frame_get_side_data(frame, AV_FRAME_DATA_DISPLAYMATRIX);
+    return (sd && sd->size >= 9 * 4) ? (const int32_t *)sd->data : NULL;
+}
+
+/// Whether the stream carries mastering-display or content-light metadata (HDR10 signalling).
+static inline int scrub_stream_has_hdr_metadata(const AVStream *st) {
+#if LIBAVFORMAT_VERSION_MAJOR >= 61 || (LIBAVFORMAT_VERSION_MAJOR == 60 && LIBAVFORMAT_VERSION_MINOR >= 15)
+    return av_packet_side_data_get(st->codecpar->coded_side_data, st->codecpar->nb_coded_side_data,
+                                   AV_PKT_DATA_MASTERING_DISPLAY_METADATA) != NULL;
+#else
+    size_t size = 0;
+    return av_stream_get_side_data(st, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size) != NULL;
+#endif
+}
+
+static inline int scrub_frame_is_key(const AVFrame *frame) {
+#if LIBAVUTIL_VERSION_MAJOR >= 59 || (LIBAVUTIL_VERSION_MAJOR == 58 && LIBAVUTIL_VERSION_MINOR >= 29)
+    return (frame->flags & AV_FRAME_FLAG_KEY) != 0;
+#else
+    return frame->key_frame;
+#endif
+}
+
+static inline int scrub_packet_is_key(const AVPacket *pkt) { return (pkt->flags & AV_PKT_FLAG_KEY) != 0; }
+
+/// av_log is variadic: log a preformatted message with a "%s" format (never as the format itself).
+static inline void scrub_log(void *avcl, int level, const char *message) { av_log(avcl, level, "%s", message); }
+
+/// Formats an FFmpeg log call into `buffer` (used by the log callback; va_list does not import into Swift).
+typedef void (*scrub_log_sink)(int level, const char *line);
+static scrub_log_sink scrub_current_sink = NULL;
+static inline void scrub_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
+    if (!scrub_current_sink || level > av_log_get_level()) return;
+    char line[1024];
+    int print_prefix = 1;
+    av_log_format_line2(avcl, level, fmt, vl, line, sizeof line, &print_prefix);
+    scrub_current_sink(level, line);
+}
+/// Routes FFmpeg's log to `sink` (NULL: silence), for messages at or above `level` in importance.
+static inline void scrub_set_log_sink(scrub_log_sink sink, int level) {
+    scrub_current_sink = sink;
+    av_log_set_level(level);
+    av_log_set_callback(scrub_log_trampoline);
+}
+
+/// Sets the frame's pointers into `data` with line size `stride` (for writing scaler output into Swift memory).
+static inline void scrub_frame_set_plane(AVFrame *frame, int plane, uint8_t *data, int stride) {
+    frame->data[plane] = data;
+    frame->linesize[plane] = stride;
+}
+static inline uint8_t *scrub_frame_plane(const AVFrame *frame, int plane) { return frame->data[plane]; }
+static inline int scrub_frame_stride(const AVFrame *frame, int plane) { return frame->linesize[plane]; }
+
+/// Scales a whole frame into a packed destination buffer; returns sws_scale's result.
+static inline int scrub_sws_scale_to(struct SwsContext *ctx, const AVFrame *src, uint8_t *dst, int dst_stride) {
+    uint8_t *planes[4] = { dst, NULL, NULL, NULL };
+    int strides[4] = { dst_stride, 0, 0, 0 };
+    return sws_scale(ctx, (const uint8_t * const *)src->data, src->linesize, 0, src->height, planes, strides);
+}
+
+/// Scales packed data (e.g. RGB) into a frame's planes.
+static inline int scrub_sws_scale_from(struct SwsContext *ctx, const uint8_t *src, int src_stride, int src_h, AVFrame *dst) {
+    const uint8_t *planes[4] = { src, NULL, NULL, NULL };
+    int strides[4] = { src_stride, 0, 0, 0 };
+    return sws_scale(ctx, planes, strides, 0, src_h, dst->data, dst->linesize);
+}
+
+#endif
