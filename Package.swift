@@ -17,12 +17,15 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libswscale libavutil",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
-        // Core: the FFmpeg wrapper layer (the only unsafe-pointer code) and the media model on top of it.
-        .target(name: "ScrubKit", dependencies: ["MediaTime", "CFFmpeg"]),
+        // The thin FFmpeg wrapper layer: the only code that imports CFFmpeg or touches unsafe pointers.
+        // Each wrapper owns one FFmpeg object and frees it exactly once; everything it hands out is a Swift value.
+        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "MediaTime"]),
+        // Core: media inspection, thumbnails, player. Sees only Swift types.
+        .target(name: "ScrubKit", dependencies: ["MediaTime", "FFmpegBridge"]),
         // The command-line tool.
         .executableTarget(name: "scrub", dependencies: ["ScrubKit", "MediaTime"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
-        .testTarget(name: "ScrubKitTests", dependencies: ["ScrubKit", "MediaTime"]),
+        .testTarget(name: "ScrubKitTests", dependencies: ["ScrubKit", "FFmpegBridge", "MediaTime"]),
     ],
     swiftLanguageModes: [.v6]
 )

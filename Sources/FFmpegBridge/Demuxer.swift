@@ -1,0 +1,154 @@
+import CFFmpeg
+import Foundation
+import MediaTime
+
+/// Owns an `AVFormatContext` opened on a local file: container facts, packets, seeking.
+/// Not thread-safe: confine to one task/actor.
+public final class Demuxer {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    /// The path as the user gave it.
+    public let path: String
+    /// Whether packets have been read since opening or the last rewind.
+    private var hasRead = false
+
+    /// Opens `path` (always as a plain file: `a:b.mp4` is not a protocol, `%` is not an image sequence) and reads
+    /// enough packets to learn the streams.
+    public init(path: String) throws {
+        self.path = path
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var options: OpaquePointer? = nil
+        av_dict_set(&options, "pattern_type", "none", 0)   // image2: names with % are not sequences
+        defer { av_dict_free(&options) }
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        let opened = avformat_open_input(&ctx, "file:" + absolute, nil, &options)
+        guard opened >= 0, let ctx else { throw FFmpegError(opened, "open") }
+        context = ctx   // from here on, deinit closes it (also when the next call throws)
+        let found = avformat_find_stream_info(ctx, nil)
+        if found < 0 { throw FFmpegError(found, "read stream info") }
+    }
+
+    deinit {
+        var c: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&c)
+    }
+
+    /// The demuxer's short name, e.g. "mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm", "image2".
+    public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+
+    /// The container's duration, or invalid when it does not say.
+    public var duration: MediaTime {
+        let d = context.pointee.duration
+        return d > 0 && d != MediaTime.noTimestamp ? MediaTime(value: d, timescale: AV_TIME_BASE) : .invalid
+    }
+
+    /// The container's start time, or invalid when it does not say.
+    public var startTime: MediaTime {
+        let s = context.pointee.start_time
+        return s != MediaTime.noTimestamp ? MediaTime(value: s, timescale: AV_TIME_BASE) : .invalid
+    }
+
+    /// The container's overall bit rate (bits/s), when known.
+    public var bitRate: Int? { context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil }
+
+    /// The file size in bytes, when known.
+    public var fileSize: Int? {
+        guard let pb = context.pointee.pb else { return nil }
+        let s = avio_size(pb)
+        return s > 0 ? Int(s) : nil
+    }
+
+    /// Facts about every stream, in container order.
+    public var streams: [StreamFacts] {
+        (0..<Int(context.pointee.nb_streams)).compactMap { i in
+            context.pointee.streams[i].map { StreamFacts(stream: $0) }
+        }
+    }
+
+    /// FFmpeg's choice of video stream (prefers multi-frame, default, decodable-looking streams), or nil.
+    public var bestVideoStreamIndex: Int? {
+        let r = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        return r >= 0 ? Int(r) : nil
+    }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
+
+    /// Reads the next packet into `packet`; false at end of file. Unrecoverable read errors throw.
+    public func read(into packet: Packet) throws -> Bool {
+        packet.unref()
+        hasRead = true
+        let r = av_read_frame(context, packet.pointer)
+        if r == scrub_averror_eof() { return false }
+        if r < 0 { throw FFmpegError(r, "read packet") }
+        return true
+    }
+
+    /// Seeks `streamIndex` to the keyframe at or before `timestamp` (in that stream's time base).
+    public func seek(streamIndex: Int, timestamp: Int64) throws {
+        try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD), "seek")
+    }
+
+    /// Lets only `keep` streams' packets through the demuxer (others are discarded before reading their data).
+    public func discardAllStreams(except keep: Int) {
+        for i in 0..<Int(context.pointee.nb_streams) where i != keep {
+            context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+        }
+    }
+}
+
+/// Statistics of the packets of one stream, gathered without decoding.
+public struct PacketScan: Sendable {
+    /// Presentation times of keyframe packets seen.
+    public var keyframeTimes: [MediaTime] = []
+    /// Packets seen for the stream.
+    public var packetCount = 0
+    /// The latest presentation end time seen (pts + duration).
+    public var lastEndTime: MediaTime = .invalid
+}
+
+extension Demuxer {
+    /// Reads up to `maxPackets` packets of `streamIndex` from the current position, noting keyframes.
+    public func scanPackets(streamIndex: Int, maxPackets: Int, maxKeyframes: Int) throws -> PacketScan {
+        var scan = PacketScan()
+        let packet = try Packet()
+        let tb = stream(streamIndex).pointee.time_base
+        var total = 0
+        while scan.packetCount < maxPackets, scan.keyframeTimes.count < maxKeyframes, total < maxPackets * 8 {
+            guard try read(into: packet) else { break }
+            total += 1
+            guard packet.streamIndex == streamIndex else { continue }
+            scan.packetCount += 1
+            let t = MediaTime(pts: packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts, timeBase: (tb.num, tb.den))
+            if packet.isKeyframe, t.isNumeric { scan.keyframeTimes.append(t) }
+            let end = t + MediaTime(pts: packet.pointer.pointee.duration, timeBase: (tb.num, tb.den))
+            if end.isNumeric, !scan.lastEndTime.isNumeric || end > scan.lastEndTime { scan.lastEndTime = end }
+        }
+        return scan
+    }
+
+    /// Seeks near the end of the file (by bytes) and returns the latest packet end time of `streamIndex` there,
+    /// for files whose header duration cannot be trusted.
+    public func lastPacketEndTime(streamIndex: Int) throws -> MediaTime {
+        guard let size = fileSize else { return .invalid }
+        let target = Int64(max(0, size - 2_000_000))
+        hasRead = true
+        if target > 0, avformat_seek_file(context, -1, Int64.min, target, target, AVSEEK_FLAG_BYTE) >= 0 {
+            let scan = try scanPackets(streamIndex: streamIndex, maxPackets: 100_000, maxKeyframes: .max)
+            if scan.lastEndTime.isNumeric { return scan.lastEndTime }
+        }
+        // Formats without byte seeking (MP4): read every packet header when the file is small enough (no decoding).
+        guard size <= 512 << 20 else { return .invalid }
+        rewind()
+        return try scanPackets(streamIndex: streamIndex, maxPackets: .max / 16, maxKeyframes: .max).lastEndTime
+    }
+
+    /// Seeks back to the start of the file (by time; by byte where time seeking is not supported).
+    public func rewind() {
+        guard hasRead else { return }
+        hasRead = false
+        let s = context.pointee.start_time
+        let start = s == MediaTime.noTimestamp ? 0 : s
+        if avformat_seek_file(context, -1, Int64.min, start, start, 0) < 0 {
+            _ = avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE)
+        }
+    }
+}

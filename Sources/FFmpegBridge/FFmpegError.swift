@@ -1,0 +1,44 @@
+import CFFmpeg
+
+/// An FFmpeg call failed: which call, FFmpeg's code and its message.
+public struct FFmpegError: Error, Sendable, CustomStringConvertible {
+    /// The FFmpeg error code (negative AVERROR) or 0 when the failure was not an FFmpeg return code.
+    public var code: Int32
+    /// What was being done, e.g. "open input".
+    public var operation: String
+    /// FFmpeg's text for `code` (or our own text when `code` is 0).
+    public var message: String
+
+    init(_ code: Int32, _ operation: String) {
+        self.code = code
+        self.operation = operation
+        self.message = FFmpegError.describe(code)
+    }
+
+    init(operation: String, message: String) {
+        self.code = 0
+        self.operation = operation
+        self.message = message
+    }
+
+    public var description: String { "\(operation): \(message)" }
+
+    /// True for "invalid data" style failures (corrupt input).
+    public var isInvalidData: Bool { code == scrub_averror_invaliddata() }
+    /// True for end of file.
+    public var isEndOfFile: Bool { code == scrub_averror_eof() }
+
+    static func describe(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        if av_strerror(code, &buffer, buffer.count) < 0 { return "error \(code)" }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Throws an ``FFmpegError`` when an FFmpeg return value is negative; returns it otherwise.
+@discardableResult
+func check(_ result: Int32, _ operation: @autoclosure () -> String) throws -> Int32 {
+    if result < 0 { throw FFmpegError(result, operation()) }
+    return result
+}

@@ -1,0 +1,19 @@
+import CFFmpeg
+import Glibc
+
+/// FFmpeg's own log. Hidden by default (it is noisy on damaged files); `--verbose` routes it to stderr.
+public enum FFmpegLog {
+    /// Silences FFmpeg's log entirely.
+    public static func silence() {
+        scrub_set_log_sink(nil, AV_LOG_QUIET)
+    }
+
+    /// Sends FFmpeg's log lines, at `verbose` level and above in importance, to standard error.
+    public static func showOnStandardError(verbose: Bool = false) {
+        scrub_set_log_sink({ _, line in
+            guard let line else { return }
+            // fd 2 directly: the C stderr stream is not concurrency-safe under Swift 6.
+            _ = write(2, line, strlen(line))
+        }, verbose ? AV_LOG_VERBOSE : AV_LOG_WARNING)
+    }
+}

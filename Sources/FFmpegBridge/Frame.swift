@@ -1,0 +1,50 @@
+import CFFmpeg
+
+/// Owns one `AVFrame`. Never copy the struct by value (its buffers are reference counted).
+public final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    public init() throws {
+        guard let f = av_frame_alloc() else { throw FFmpegError(operation: "allocate frame", message: "out of memory") }
+        pointer = f
+    }
+
+    deinit {
+        var f: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&f)
+    }
+
+    public var width: Int { Int(pointer.pointee.width) }
+    public var height: Int { Int(pointer.pointee.height) }
+    public var format: Int32 { pointer.pointee.format }
+    /// The decoder's best guess at the presentation timestamp (robust to missing/broken pts).
+    public var bestEffortTimestamp: Int64 { pointer.pointee.best_effort_timestamp }
+    public var pts: Int64 { pointer.pointee.pts }
+    /// The frame's duration in stream time base units, 0 when unknown.
+    public var duration: Int64 { pointer.pointee.pkt_duration }
+    public var isKeyframe: Bool { scrub_frame_is_key(pointer) != 0 }
+
+    /// The display matrix on the frame (EXIF orientation of a JPEG arrives here).
+    public var orientation: Orientation? {
+        guard let m = scrub_frame_display_matrix(pointer) else { return nil }
+        return Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
+    }
+
+    /// The frame's `Orientation` metadata tag (EXIF 1–8), when present.
+    public var exifOrientationTag: Int? {
+        guard let e = av_dict_get(pointer.pointee.metadata, "Orientation", nil, 0), let v = e.pointee.value else { return nil }
+        return Int(String(cString: v))
+    }
+
+    /// How to show this frame upright according to its own metadata: the EXIF tag when present (0/garbage → 1),
+    /// else the frame's display matrix; nil when it carries neither.
+    public var displayOrientation: Orientation? {
+        if let tag = exifOrientationTag { return Orientation(exif: tag) }
+        return orientation
+    }
+
+    public var colorSpace: AVColorSpace { pointer.pointee.colorspace }
+    public var colorRange: AVColorRange { pointer.pointee.color_range }
+
+    public func unref() { av_frame_unref(pointer) }
+}

@@ -1,0 +1,110 @@
+import CFFmpeg
+import Foundation
+
+/// Still-image output formats.
+public enum ImageFormat: String, Sendable, CaseIterable {
+    case png, jpeg, webp
+
+    /// The usual file extension.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+
+    /// The format a file name implies, if any.
+    public init?(fileExtension ext: String) {
+        switch ext.lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg": self = .jpeg
+        case "webp": self = .webp
+        default: return nil
+        }
+    }
+
+    /// Whether this FFmpeg build can write the format.
+    public var isAvailable: Bool { ImageEncoder.encoderName(self).flatMap { avcodec_find_encoder_by_name($0) } != nil }
+}
+
+/// Encodes an ``RGBImage`` into PNG, JPEG or WebP bytes with libavcodec.
+public enum ImageEncoder {
+    static func encoderName(_ format: ImageFormat) -> String? {
+        switch format {
+        case .png: return "png"
+        case .jpeg: return "mjpeg"
+        case .webp: return avcodec_find_encoder_by_name("libwebp") != nil ? "libwebp" : nil
+        }
+    }
+
+    /// The encoded file bytes. `quality` (1–100) applies to JPEG and WebP.
+    public static func encode(_ image: RGBImage, as format: ImageFormat, quality: Int = 85) throws -> [UInt8] {
+        guard image.width > 0, image.height > 0 else { throw FFmpegError(operation: "encode", message: "empty picture") }
+        guard let name = encoderName(format), let codec = avcodec_find_encoder_by_name(name) else {
+            throw FFmpegError(operation: "encode \(format.rawValue)", message: "no encoder in this FFmpeg build")
+        }
+        guard var ctx = avcodec_alloc_context3(codec) else { throw FFmpegError(operation: "encode", message: "out of memory") }
+        var ctxOpt: UnsafeMutablePointer<AVCodecContext>? = ctx
+        defer { avcodec_free_context(&ctxOpt) }
+        let pixFmt: AVPixelFormat
+        switch format {
+        case .png: pixFmt = AV_PIX_FMT_RGB24
+        case .jpeg: pixFmt = AV_PIX_FMT_YUVJ444P
+        case .webp: pixFmt = AV_PIX_FMT_YUV420P
+        }
+        ctx.pointee.width = Int32(image.width)
+        ctx.pointee.height = Int32(image.height)
+        ctx.pointee.pix_fmt = pixFmt
+        ctx.pointee.time_base = AVRational(num: 1, den: 25)   // the PNG encoder refuses to open without one
+        let q = max(1, min(100, quality))
+        if format == .jpeg {
+            ctx.pointee.color_range = AVCOL_RANGE_JPEG
+            ctx.pointee.flags |= AV_CODEC_FLAG_QSCALE
+            // qscale 2 (best) … 31 (worst)
+            let qscale = 2 + (100 - q) * 29 / 99
+            ctx.pointee.global_quality = Int32(qscale) * FF_QP2LAMBDA
+        }
+        var opts: OpaquePointer? = nil
+        defer { av_dict_free(&opts) }
+        if format == .webp { av_dict_set(&opts, "quality", String(q), 0) }
+        try check(avcodec_open2(ctx, codec, &opts), "open \(format.rawValue) encoder")
+
+        let frame = try Frame()
+        let f = frame.pointer
+        f.pointee.width = Int32(image.width)
+        f.pointee.height = Int32(image.height)
+        f.pointee.format = pixFmt.rawValue
+        if format == .jpeg { f.pointee.color_range = AVCOL_RANGE_JPEG }
+        try check(av_frame_get_buffer(f, 0), "allocate frame")
+        try image.pixels.withUnsafeBufferPointer { src in
+            if pixFmt == AV_PIX_FMT_RGB24 {
+                let dst = scrub_frame_plane(f, 0)!, stride = Int(scrub_frame_stride(f, 0))
+                for y in 0..<image.height {
+                    memcpy(dst + y * stride, src.baseAddress! + y * image.stride, image.stride)
+                }
+            } else {
+                guard let sws = sws_getContext(Int32(image.width), Int32(image.height), AV_PIX_FMT_RGB24,
+                                               Int32(image.width), Int32(image.height), pixFmt,
+                                               SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nil, nil, nil) else {
+                    throw FFmpegError(operation: "encode", message: "cannot convert colours")
+                }
+                defer { sws_freeContext(sws) }
+                let full: Int32 = format == .jpeg ? 1 : 0
+                sws_setColorspaceDetails(sws, sws_getCoefficients(SWS_CS_ITU601), 1, sws_getCoefficients(SWS_CS_ITU601), full, 0, 1 << 16, 1 << 16)
+                try check(scrub_sws_scale_from(sws, src.baseAddress, Int32(image.stride), Int32(image.height), f), "convert colours")
+            }
+        }
+        try check(avcodec_send_frame(ctx, f), "encode \(format.rawValue)")
+        try check(avcodec_send_frame(ctx, nil), "encode \(format.rawValue)")
+        let packet = try Packet()
+        var out: [UInt8] = []
+        while true {
+            let r = avcodec_receive_packet(ctx, packet.pointer)
+            if r == scrub_averror_eof() || r == scrub_averror_eagain() { break }
+            try check(r, "encode \(format.rawValue)")
+            if let data = packet.pointer.pointee.data {
+                out.append(contentsOf: UnsafeBufferPointer(start: data, count: packet.size))
+            }
+            packet.unref()
+        }
+        _ = ctx
+        ctx = ctxOpt!
+        guard !out.isEmpty else { throw FFmpegError(operation: "encode \(format.rawValue)", message: "encoder produced nothing") }
+        return out
+    }
+}

@@ -1,0 +1,24 @@
+import CFFmpeg
+
+/// Owns one `AVPacket`.
+public final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    public init() throws {
+        guard let p = av_packet_alloc() else { throw FFmpegError(operation: "allocate packet", message: "out of memory") }
+        pointer = p
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&p)
+    }
+
+    public var streamIndex: Int { Int(pointer.pointee.stream_index) }
+    public var pts: Int64 { pointer.pointee.pts }
+    public var dts: Int64 { pointer.pointee.dts }
+    public var isKeyframe: Bool { scrub_packet_is_key(pointer) != 0 }
+    public var size: Int { Int(pointer.pointee.size) }
+
+    public func unref() { av_packet_unref(pointer) }
+}

@@ -1,0 +1,48 @@
+/// A packed 8-bit RGB picture held in Swift memory: `pixels.count == width * height * 3`, rows top to bottom.
+public struct RGBImage: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 3, "RGB buffer size mismatch")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// A black picture.
+    public init(width: Int, height: Int) {
+        self.init(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 3))
+    }
+
+    /// Bytes per row.
+    public var stride: Int { width * 3 }
+
+    /// This picture transformed for display: mirrored, then rotated clockwise.
+    public func applying(_ orientation: Orientation) -> RGBImage {
+        if orientation == .identity { return self }
+        let (ow, oh) = orientation.displaySize(width: width, height: height)
+        var out = [UInt8](repeating: 0, count: ow * oh * 3)
+        let w = width, h = height
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    for x0 in 0..<w {
+                        let x = orientation.mirrored ? w - 1 - x0 : x0
+                        let (dx, dy): (Int, Int)
+                        switch orientation.rotation {
+                        case 90: (dx, dy) = (h - 1 - y, x)
+                        case 180: (dx, dy) = (w - 1 - x, h - 1 - y)
+                        case 270: (dx, dy) = (y, w - 1 - x)
+                        default: (dx, dy) = (x, y)
+                        }
+                        let s = (y * w + x0) * 3, d = (dy * ow + dx) * 3
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                    }
+                }
+            }
+        }
+        return RGBImage(width: ow, height: oh, pixels: out)
+    }
+}

@@ -1,0 +1,64 @@
+import CFFmpeg
+
+/// Converts decoded frames to packed RGB at a target size in one swscale pass, taking the colour matrix and
+/// range from the frame (swscale otherwise assumes BT.601 limited range — wrong for HD and for `yuvj*`).
+/// Owns a cached `SwsContext`. Not thread-safe.
+public final class Scaler {
+    private var context: OpaquePointer? = nil
+
+    public init() {}
+
+    deinit { sws_freeContext(context) }
+
+    /// The frame scaled to `width × height` RGB24.
+    public func rgb(from frame: Frame, width: Int, height: Int) throws -> RGBImage {
+        guard width > 0, height > 0, frame.width > 0, frame.height > 0 else {
+            throw FFmpegError(operation: "scale", message: "empty picture")
+        }
+        var fmt = AVPixelFormat(rawValue: frame.format)
+        var fullRange = frame.colorRange == AVCOL_RANGE_JPEG
+        // yuvj* are deprecated aliases that mean full range: scale them as yuv* with the range set.
+        switch fmt {
+        case AV_PIX_FMT_YUVJ420P: fmt = AV_PIX_FMT_YUV420P; fullRange = true
+        case AV_PIX_FMT_YUVJ422P: fmt = AV_PIX_FMT_YUV422P; fullRange = true
+        case AV_PIX_FMT_YUVJ444P: fmt = AV_PIX_FMT_YUV444P; fullRange = true
+        case AV_PIX_FMT_YUVJ440P: fmt = AV_PIX_FMT_YUV440P; fullRange = true
+        case AV_PIX_FMT_YUVJ411P: fmt = AV_PIX_FMT_YUV411P; fullRange = true
+        default: break
+        }
+        let downscale = width * 2 <= frame.width || height * 2 <= frame.height
+        let flags = (downscale ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND
+        context = sws_getCachedContext(context, Int32(frame.width), Int32(frame.height), fmt,
+                                       Int32(width), Int32(height), AV_PIX_FMT_RGB24, flags, nil, nil, nil)
+        guard let context else { throw FFmpegError(operation: "scale", message: "unsupported pixel format") }
+        let isYUV = Scaler.isYUV(fmt)
+        if isYUV {
+            let coefficients = sws_getCoefficients(Scaler.swsColorspace(frame.colorSpace, height: frame.height))
+            let rgbCoefficients = sws_getCoefficients(SWS_CS_DEFAULT)
+            sws_setColorspaceDetails(context, coefficients, fullRange ? 1 : 0, rgbCoefficients, 1, 0, 1 << 16, 1 << 16)
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        let r = pixels.withUnsafeMutableBufferPointer { buf in
+            scrub_sws_scale_to(context, frame.pointer, buf.baseAddress, Int32(width * 3))
+        }
+        if r <= 0 { throw FFmpegError(r == 0 ? scrub_averror_invaliddata() : r, "scale") }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    static func isYUV(_ fmt: AVPixelFormat) -> Bool {
+        guard let d = av_pix_fmt_desc_get(fmt) else { return false }
+        return (d.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB)) == 0 && d.pointee.nb_components >= 3
+    }
+
+    /// swscale's name for a frame's matrix; unspecified means BT.709 for HD sizes, BT.601 below (as players do).
+    static func swsColorspace(_ space: AVColorSpace, height: Int) -> Int32 {
+        switch space {
+        case AVCOL_SPC_BT709: return SWS_CS_ITU709
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
+        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
+        case AVCOL_SPC_FCC: return SWS_CS_FCC
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601
+        default: return height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        }
+    }
+}

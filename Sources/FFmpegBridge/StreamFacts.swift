@@ -1,0 +1,106 @@
+import CFFmpeg
+import MediaTime
+
+/// What a stream is, read from its codec parameters and metadata: Swift values only.
+public struct StreamFacts: Sendable {
+    public enum Kind: String, Sendable { case video, audio, subtitle, data, attachment, other }
+
+    public var index: Int
+    public var kind: Kind
+    /// FFmpeg's codec name ("h264"), or "none"/"unknown" when FFmpeg cannot identify it.
+    public var codecName: String
+    /// The container's codec tag as text (e.g. "vvc1"), when it has a printable one.
+    public var codecTag: String?
+    /// Whether this FFmpeg build has a decoder for the codec.
+    public var hasDecoder: Bool
+    public var profile: String?
+    public var pixelFormat: String?
+    public var bitDepth: Int?
+    public var width: Int
+    public var height: Int
+    /// Sample aspect ratio; (1, 1) when unknown or 0/1.
+    public var sampleAspectRatio: (num: Int32, den: Int32)
+    public var orientation: Orientation
+    /// `r_frame_rate`: the lowest rate that represents all timestamps.
+    public var frameRate: (num: Int32, den: Int32)
+    public var averageFrameRate: (num: Int32, den: Int32)
+    /// Frame count from the container, when it says.
+    public var frameCount: Int?
+    public var timeBase: (num: Int32, den: Int32)
+    /// The first presentation time (stream time base), when known.
+    public var startTime: MediaTime
+    /// The stream's own duration, when the container says.
+    public var duration: MediaTime
+    public var colorPrimaries: String?
+    public var colorTransfer: String?
+    public var colorMatrix: String?
+    public var colorRange: String?
+    /// Mastering-display metadata present (HDR10).
+    public var hasHDRMetadata: Bool
+    /// A cover picture (ID3 APIC, MP4 covr, FLAC PICTURE), not a real video track.
+    public var isAttachedPicture: Bool
+    public var sampleRate: Int
+    public var channels: Int
+    public var bitRate: Int?
+
+    init(stream st: UnsafeMutablePointer<AVStream>) {
+        let par = st.pointee.codecpar!
+        index = Int(st.pointee.index)
+        switch par.pointee.codec_type {
+        case AVMEDIA_TYPE_VIDEO: kind = .video
+        case AVMEDIA_TYPE_AUDIO: kind = .audio
+        case AVMEDIA_TYPE_SUBTITLE: kind = .subtitle
+        case AVMEDIA_TYPE_DATA: kind = .data
+        case AVMEDIA_TYPE_ATTACHMENT: kind = .attachment
+        default: kind = .other
+        }
+        let codecID = par.pointee.codec_id
+        codecName = codecID == AV_CODEC_ID_NONE ? "none" : String(cString: avcodec_get_name(codecID))
+        let tag = par.pointee.codec_tag
+        let tagBytes = (0..<4).map { UInt8((tag >> ($0 * 8)) & 0xff) }
+        codecTag = tag != 0 && tagBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) ? String(decoding: tagBytes, as: UTF8.self) : nil
+        hasDecoder = codecID != AV_CODEC_ID_NONE && avcodec_find_decoder(codecID) != nil
+        if let p = avcodec_profile_name(codecID, par.pointee.profile) { profile = String(cString: p) } else { profile = nil }
+        let fmt = AVPixelFormat(rawValue: par.pointee.format)
+        if kind == .video, par.pointee.format >= 0, let desc = av_pix_fmt_desc_get(fmt) {
+            pixelFormat = String(cString: desc.pointee.name)
+            bitDepth = Int(desc.pointee.comp.0.depth)
+        } else {
+            pixelFormat = nil
+            bitDepth = nil
+        }
+        width = Int(par.pointee.width)
+        height = Int(par.pointee.height)
+        var sar = par.pointee.sample_aspect_ratio
+        if sar.num <= 0 || sar.den <= 0 { sar = st.pointee.sample_aspect_ratio }
+        sampleAspectRatio = (sar.num > 0 && sar.den > 0) ? StreamFacts.reduced(sar.num, sar.den) : (1, 1)
+        if let m = scrub_stream_display_matrix(st) {
+            orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
+        } else {
+            orientation = .identity
+        }
+        frameRate = (st.pointee.r_frame_rate.num, st.pointee.r_frame_rate.den)
+        averageFrameRate = (st.pointee.avg_frame_rate.num, st.pointee.avg_frame_rate.den)
+        frameCount = st.pointee.nb_frames > 0 ? Int(st.pointee.nb_frames) : nil
+        timeBase = (st.pointee.time_base.num, st.pointee.time_base.den)
+        startTime = MediaTime(pts: st.pointee.start_time, timeBase: timeBase)
+        duration = st.pointee.duration > 0 ? MediaTime(pts: st.pointee.duration, timeBase: timeBase) : .invalid
+        func name(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+        let unspecified = { (s: String?) -> String? in (s == nil || s == "unknown" || s == "reserved") ? nil : s }
+        colorPrimaries = unspecified(name(av_color_primaries_name(par.pointee.color_primaries)))
+        colorTransfer = unspecified(name(av_color_transfer_name(par.pointee.color_trc)))
+        colorMatrix = unspecified(name(av_color_space_name(par.pointee.color_space)))
+        colorRange = unspecified(name(av_color_range_name(par.pointee.color_range)))
+        hasHDRMetadata = scrub_stream_has_hdr_metadata(st) != 0
+        isAttachedPicture = (st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+        sampleRate = Int(par.pointee.sample_rate)
+        channels = Int(par.pointee.ch_layout.nb_channels)
+        bitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
+    }
+
+    static func reduced(_ n: Int32, _ d: Int32) -> (Int32, Int32) {
+        var (a, b) = (n, d)
+        while b != 0 { (a, b) = (b, a % b) }
+        return (n / a, d / a)
+    }
+}

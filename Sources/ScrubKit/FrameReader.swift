@@ -1,0 +1,87 @@
+import FFmpegBridge
+import MediaTime
+
+/// Feeds one stream's packets to its decoder and hands out frames in presentation order.
+/// Owns the demuxer/decoder pair for its lifetime; confine to one task.
+final class FrameReader {
+    let demuxer: Demuxer
+    let decoder: Decoder
+    private let frame: Frame
+    private let packet: Packet
+    private var draining = false
+    /// Packets of our stream sent since the last reset.
+    private(set) var packetsSent = 0
+
+    init(demuxer: Demuxer, decoder: Decoder) throws {
+        self.demuxer = demuxer
+        self.decoder = decoder
+        frame = try Frame()
+        packet = try Packet()
+        demuxer.discardAllStreams(except: decoder.streamIndex)
+    }
+
+    /// The next decoded frame (reused object: valid until the next call), or nil at the end of the stream or
+    /// after `maxPackets` packets without a frame. A read error mid-file (truncation) ends the stream gracefully.
+    func nextFrame(maxPackets: Int = .max) throws -> Frame? {
+        var read = 0
+        while true {
+            switch try decoder.receive(into: frame) {
+            case .frame: return frame
+            case .finished: return nil
+            case .needsInput: break
+            }
+            if draining { return nil }
+            if read >= maxPackets { return nil }
+            let got: Bool
+            do { got = try demuxer.read(into: packet) } catch { got = false }
+            if !got {
+                draining = true
+                try decoder.send(nil)
+                continue
+            }
+            guard packet.streamIndex == decoder.streamIndex else { continue }
+            read += 1
+            packetsSent += 1
+            try decoder.send(packet)
+        }
+    }
+
+    /// Reads packets up to and including the next keyframe packet, sends it, then drains the decoder so its
+    /// frame comes out at once (H.264/HEVC would otherwise hold it for a GOP). Call ``reset()`` afterwards.
+    func keyframeAfterSeek(maxPackets: Int = 10_000) throws -> Frame? {
+        var read = 0
+        while read < maxPackets {
+            let got: Bool
+            do { got = try demuxer.read(into: packet) } catch { got = false }
+            if !got { break }
+            guard packet.streamIndex == decoder.streamIndex else { continue }
+            read += 1
+            guard packet.isKeyframe else { continue }
+            try decoder.send(packet)
+            break
+        }
+        draining = true
+        try decoder.send(nil)
+        while true {
+            switch try decoder.receive(into: frame) {
+            case .frame: return frame
+            case .finished: return nil
+            case .needsInput: return nil
+            }
+        }
+    }
+
+    /// Seeks to the keyframe at or before `time` (stream time base) and forgets decoder state.
+    func seek(to time: MediaTime) throws {
+        let ts = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity) ?? 0
+        try demuxer.seek(streamIndex: decoder.streamIndex, timestamp: ts)
+        reset()
+    }
+
+    /// Forgets decoder state (after a seek or a drain).
+    func reset() {
+        decoder.flush()
+        draining = false
+        packetsSent = 0
+    }
+}

@@ -1,0 +1,120 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// Reads a file's facts for `scrub info`: container, duration (with a trust chain), the right video stream,
+/// display geometry, colour, audio streams, cover pictures; and checks that the video actually decodes.
+public struct MediaInspector: Sendable {
+    /// Pictures above this many pixels are refused before anything sized by them is allocated.
+    public var pixelLimit: Int
+    /// Decode the first video frame to prove the file is usable (cheap: shrink-on-load where possible).
+    public var verifiesDecoding: Bool
+
+    /// The default pixel limit: 150 megapixels (e.g. 15000 × 10000), about 225 MB of 4:2:0 pixels at most.
+    public static let defaultPixelLimit = 150_000_000
+
+    public init(pixelLimit: Int = MediaInspector.defaultPixelLimit, verifiesDecoding: Bool = true) {
+        self.pixelLimit = pixelLimit
+        self.verifiesDecoding = verifiesDecoding
+    }
+
+    /// Inspects one file. Never throws: a failure is reported in `error` with whatever was learned before it.
+    public func inspect(path: String) -> MediaInfo {
+        var info = MediaInfo(path: path)
+        if let problem = MediaFile.checkReadable(path) { info.error = problem; return info }
+        let demuxer: Demuxer
+        do { demuxer = try Demuxer(path: path) } catch { info.error = MediaError.opening(path, error); return info }
+        info.container = demuxer.formatName
+        if demuxer.formatName == "tty" {   // FFmpeg's catch-all for text ("ANSI art")
+            info.error = MediaError(.notMedia, path: path, "a text file, not media")
+            return info
+        }
+        info.bitRate = demuxer.bitRate
+        let streams = demuxer.streams
+        info.attachedPictures = streams.filter { $0.kind == .video && $0.isAttachedPicture }.count
+        info.audio = streams.filter { $0.kind == .audio }.map { AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels) }
+        info.isStill = MediaFile.isStillContainer(demuxer.formatName)
+        let videoStream = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
+        if let v = videoStream {
+            info.video = describe(v)
+            if !info.isStill, let kf = try? keyframeInterval(demuxer, v.index) { info.video?.keyframeInterval = kf }
+        }
+        (info.duration, info.durationKind) = MediaFile.duration(demuxer: demuxer, streams: streams, video: videoStream, isStill: info.isStill)
+        if info.durationKind == .known, let size = demuxer.fileSize, info.duration.seconds > 0 {
+            let implied = Int(Double(size) * 8 / info.duration.seconds)
+            if info.bitRate == nil || info.bitRate! < implied / 4 { info.bitRate = implied }  // container rate from a bogus duration
+        }
+        if let v = videoStream, v.startTime.isNumeric { info.startTime = v.startTime }
+        else if demuxer.startTime.isNumeric { info.startTime = demuxer.startTime }
+        if info.isStill { info.startTime = .zero }
+
+        if streams.isEmpty {
+            info.error = MediaError(.notMedia, path: path, "no audio or video streams found")
+        } else if videoStream == nil && info.audio.isEmpty {
+            info.error = MediaError(.unsupported, path: path, "no audio or video streams found (only \(Set(streams.map(\.kind.rawValue)).sorted().joined(separator: ", ")))")
+        } else if let v = videoStream {
+            if let problem = MediaFile.checkDecodable(v, path: path, pixelLimit: pixelLimit) {
+                info.error = problem
+            } else if verifiesDecoding {
+                demuxer.rewind()
+                let (problem, frameOrientation) = verifyDecoding(demuxer, v, path: path)
+                info.error = problem
+                // Stills carry EXIF orientation on the decoded frame, not on the stream.
+                if info.isStill, let o = frameOrientation, o != .identity, var video = info.video {
+                    video.rotation = o.rotation
+                    video.mirrored = o.mirrored
+                    (video.displayWidth, video.displayHeight) = VideoInfo.displaySize(
+                        width: video.width, height: video.height, sar: video.sar, rotation: o.rotation)
+                    info.video = video
+                }
+            }
+        }
+        if info.isStill {
+            info.bitRate = nil
+            info.video?.frameRate = nil
+            info.video?.averageFrameRate = nil
+        }
+        return info
+    }
+
+    private func describe(_ v: StreamFacts) -> VideoInfo {
+        let (dw, dh) = VideoInfo.displaySize(width: v.width, height: v.height, sar: v.sampleAspectRatio, rotation: v.orientation.rotation)
+        func rate(_ r: (num: Int32, den: Int32)) -> Double? { r.num > 0 && r.den > 0 ? Double(r.num) / Double(r.den) : nil }
+        let hdr: VideoInfo.HDR = v.colorTransfer == "smpte2084" ? .pq : (v.colorTransfer == "arib-std-b67" ? .hlg : .none)
+        return VideoInfo(streamIndex: v.index, codec: v.codecName == "none" ? (v.codecTag ?? "unknown") : v.codecName, profile: v.profile, pixelFormat: v.pixelFormat,
+                         bitDepth: v.bitDepth, width: v.width, height: v.height, sar: v.sampleAspectRatio,
+                         rotation: v.orientation.rotation, mirrored: v.orientation.mirrored,
+                         displayWidth: dw, displayHeight: dh, frameRate: rate(v.frameRate),
+                         averageFrameRate: rate(v.averageFrameRate), frameCount: v.frameCount, keyframeInterval: nil,
+                         colorPrimaries: v.colorPrimaries, colorTransfer: v.colorTransfer, colorMatrix: v.colorMatrix,
+                         colorRange: v.colorRange, hdr: hdr)
+    }
+
+    /// Median spacing of the first few keyframes (packet flags only, no decoding); nil with fewer than two.
+    private func keyframeInterval(_ demuxer: Demuxer, _ index: Int) throws -> Double? {
+        defer { demuxer.rewind() }
+        let scan = try demuxer.scanPackets(streamIndex: index, maxPackets: 3000, maxKeyframes: 5)
+        let times = scan.keyframeTimes.sorted()
+        guard times.count >= 2 else { return nil }
+        let gaps = zip(times.dropFirst(), times).map { ($0 - $1).seconds }.sorted()
+        return gaps[gaps.count / 2]
+    }
+
+    /// Decodes until the first video frame; an error when none comes, else the frame's own orientation (EXIF).
+    private func verifyDecoding(_ demuxer: Demuxer, _ v: StreamFacts, path: String) -> (MediaError?, Orientation?) {
+        do {
+            let lowres = Decoder.maxLowres(demuxer: demuxer, streamIndex: v.index)
+            let decoder = try Decoder(demuxer: demuxer, streamIndex: v.index, threading: .single,
+                                      lowres: min(lowres, 3), maxPixels: pixelLimit)
+            let reader = try FrameReader(demuxer: demuxer, decoder: decoder)
+            guard let frame = try reader.nextFrame(maxPackets: 600) else {
+                return (MediaError(.decodeFailed, path: path, "no video frame could be decoded (\(v.codecName) stream is empty, truncated or corrupt)"), nil)
+            }
+            return (nil, frame.displayOrientation)
+        } catch let e as FFmpegError {
+            return (MediaError(.decodeFailed, path: path, "video does not decode: \(e.message)"), nil)
+        } catch {
+            return (MediaError(.decodeFailed, path: path, "\(error)"), nil)
+        }
+    }
+}

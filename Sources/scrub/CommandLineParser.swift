@@ -1,0 +1,119 @@
+import Foundation
+
+/// A usage mistake: printed as "Error: …" plus a hint, exit status 64 (EX_USAGE).
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var command: String
+    var description: String { message }
+}
+
+/// One option a subcommand accepts.
+struct OptionSpec {
+    /// Names including dashes, e.g. ["-o", "--output"].
+    var names: [String]
+    /// Takes a value (`--max-size 320` or `--max-size=320`) or is a flag.
+    var takesValue: Bool
+    var valueName: String = "VALUE"
+    var help: String
+}
+
+/// A subcommand's declared interface, used for parsing and for `--help`.
+struct CommandSpec {
+    var name: String
+    var abstract: String
+    var usage: String
+    var options: [OptionSpec]
+    var discussion: String = ""
+
+    var helpText: String {
+        var s = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n\nOPTIONS:\n"
+        for o in options + [OptionSpec(names: ["-h", "--help"], takesValue: false, help: "Show help for this command.")] {
+            let left = o.names.joined(separator: ", ") + (o.takesValue ? " <\(o.valueName)>" : "")
+            s += "  " + left.padding(toLength: max(left.count, 28), withPad: " ", startingAt: 0) + "  " + o.help + "\n"
+        }
+        if !discussion.isEmpty { s += "\n" + discussion + "\n" }
+        return s
+    }
+}
+
+/// The parsed command line of one subcommand.
+struct ParsedArguments {
+    var positional: [String] = []
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
+    var wantsHelp = false
+
+    /// Parses `arguments` against `spec`; unknown options and missing values are usage errors.
+    init(_ arguments: [String], spec: CommandSpec) throws {
+        var i = 0
+        var onlyPositional = false
+        func canonical(_ name: String) -> OptionSpec? { spec.options.first { $0.names.contains(name) } }
+        while i < arguments.count {
+            let arg = arguments[i]
+            i += 1
+            if onlyPositional || !arg.hasPrefix("-") || arg == "-" { positional.append(arg); continue }
+            if arg == "--" { onlyPositional = true; continue }
+            if arg == "-h" || arg == "--help" { wantsHelp = true; continue }
+            var name = arg
+            var inline: String? = nil
+            if let eq = arg.firstIndex(of: "="), arg.hasPrefix("--") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            guard let opt = canonical(name) else {
+                throw UsageError(message: "unknown option '\(name)'", command: spec.name)
+            }
+            let key = opt.names.last!
+            if opt.takesValue {
+                let value: String
+                if let inline { value = inline }
+                else {
+                    guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value (\(opt.valueName))", command: spec.name) }
+                    value = arguments[i]
+                    i += 1
+                }
+                values[key, default: []].append(value)
+            } else {
+                if inline != nil { throw UsageError(message: "option '\(name)' takes no value", command: spec.name) }
+                flags.insert(key)
+            }
+        }
+    }
+
+    /// The last value given for the option whose long name is `name`.
+    func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value given for `name`.
+    func values(_ name: String) -> [String] { values[name] ?? [] }
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// An integer option within `range`.
+    func int(_ name: String, in range: ClosedRange<Int>, command: String) throws -> Int? {
+        guard let v = value(name) else { return nil }
+        guard let i = Int(v), range.contains(i) else {
+            throw UsageError(message: "\(name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got '\(v)'", command: command)
+        }
+        return i
+    }
+}
+
+/// Writes to standard error through fd 2 (the C `stderr` stream is not concurrency-safe in Swift 6).
+func printError(_ line: String) {
+    let text = line.hasSuffix("\n") ? line : line + "\n"
+    text.utf8CString.withUnsafeBufferPointer { buf in
+        _ = write(2, buf.baseAddress, buf.count - 1)
+    }
+}
+
+/// Writes a line to standard output without buffering surprises when piped.
+func printOut(_ line: String) {
+    let text = line + "\n"
+    text.utf8CString.withUnsafeBufferPointer { buf in
+        var offset = 0
+        let total = buf.count - 1
+        while offset < total {
+            let n = write(1, buf.baseAddress! + offset, total - offset)
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+}
