@@ -26,6 +26,8 @@ let package = Package(
         .executableTarget(name: "scrub", dependencies: ["ScrubKit", "MediaTime"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "ScrubKitTests", dependencies: ["ScrubKit", "FFmpegBridge", "MediaTime"]),
+        // Runs the built `scrub` binary: exit codes, help, JSON contracts.
+        .testTarget(name: "ScrubCLITests", dependencies: ["scrub"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,7 @@ public final class Demuxer {
     /// Opens `path` (always as a plain file: `a:b.mp4` is not a protocol, `%` is not an image sequence) and reads
     /// enough packets to learn the streams.
     public init(path: String) throws {
+        FFmpegLog.applyDefault()
         self.path = path
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var options: OpaquePointer? = nil

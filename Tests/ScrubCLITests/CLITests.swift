@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// Runs the built `scrub` binary.
+enum Scrub {
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
+
+    static let binary: String = {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for dir in [here, here.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug")] {
+            let p = dir.appendingPathComponent("scrub").path
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return packageRoot.appendingPathComponent(".build/debug/scrub").path
+    }()
+
+    static let media = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/media")
+    static var corpusAvailable: Bool {
+        let ok = FileManager.default.fileExists(atPath: media.appendingPathComponent("MANIFEST.tsv").path)
+        if !ok && ProcessInfo.processInfo.environment["SCRUB_REQUIRE_CORPUS"] == "1" { fatalError("corpus required but missing") }
+        return ok
+    }
+
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    static func run(_ args: [String], stdin: String? = nil) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        if let stdin {
+            let inPipe = Pipe()
+            p.standardInput = inPipe
+            try p.run()
+            inPipe.fileHandleForWriting.write(stdin.data(using: .utf8)!)
+            try inPipe.fileHandleForWriting.close()
+        } else {
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+        }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static func jsonLines(_ s: String) -> [[String: Any]] {
+        s.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+}
+
+@Suite struct CLIUsageTests {
+    @Test func versionAndHelp() throws {
+        let v = try Scrub.run(["--version"])
+        #expect(v.status == 0 && v.stdout.hasPrefix("scrub "))
+        for cmd in ["info", "thumb", "downsample"] {
+            let h = try Scrub.run([cmd, "--help"])
+            #expect(h.status == 0, "\(cmd) --help")
+            #expect(h.stdout.contains("USAGE: scrub \(cmd)"))
+        }
+    }
+
+    @Test func usageErrorsExit64WithAHint() throws {
+        for args in [["info"], ["info", "--bogus", "x"], ["nosuchcommand"], [], ["info", "--max-pixels", "abc", "x"]] {
+            let r = try Scrub.run(args)
+            #expect(r.status == 64, "\(args)")
+            #expect(r.stderr.contains("Error") || r.stderr.contains("USAGE"), "\(args): \(r.stderr)")
+        }
+    }
+
+    @Test func missingFileIsOneLineAndNonZero() throws {
+        let r = try Scrub.run(["info", "--json", "/nonexistent/clip.mp4"])
+        #expect(r.status == 1)
+        let j = Scrub.jsonLines(r.stdout)
+        #expect(j.count == 1)
+        #expect((j.first?["error"] as? String)?.contains("/nonexistent/clip.mp4: no such file") == true)
+    }
+}
+
+@Suite(.enabled(if: Scrub.corpusAvailable, "needs ../shared/media"))
+struct CLIInfoTests {
+    @Test func jsonContractHasEveryField() throws {
+        let r = try Scrub.run(["info", "--json", Scrub.media.appendingPathComponent("androidx-media/mp4/portrait_4k60.mp4").path])
+        #expect(r.status == 0)
+        let j = try #require(Scrub.jsonLines(r.stdout).first)
+        for k in ["path", "container", "duration", "durationKind", "startTime", "isStill", "bitRate", "video", "audio", "attachedPictures", "error"] {
+            #expect(j.keys.contains(k), "missing \(k)")
+        }
+        let v = try #require(j["video"] as? [String: Any])
+        for k in ["codec", "profile", "pixelFormat", "bitDepth", "width", "height", "sar", "rotation", "mirrored", "displayWidth",
+                  "displayHeight", "frameRate", "averageFrameRate", "frameCount", "keyframeInterval", "colorPrimaries",
+                  "colorTransfer", "colorMatrix", "colorRange", "hdr"] {
+            #expect(v.keys.contains(k), "missing video.\(k)")
+        }
+        #expect(v["rotation"] as? Int == 90)
+    }
+
+    @Test func allFilesReportedThenNonZeroWhenAnyFailed() throws {
+        let good = Scrub.media.appendingPathComponent("androidx-media/mp4/sample.mp4").path
+        let bad = Scrub.media.appendingPathComponent("androidx-media/mp4/sample_malformed_free_box.mp4").path
+        let r = try Scrub.run(["info", "--json", bad, good])
+        #expect(r.status == 1)
+        let lines = Scrub.jsonLines(r.stdout)
+        #expect(lines.count == 2)
+        #expect(lines[0]["error"] is String)
+        #expect(lines[1]["error"] is NSNull)
+    }
+
+    @Test func tableOutputIsReadable() throws {
+        let r = try Scrub.run(["info", Scrub.media.appendingPathComponent("androidx-media/mp4/pixel7_videoOnly_cleaned.mp4").path])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("rotate 180°"))
+        #expect(r.stdout.contains("1920×1080"))
+    }
+}
