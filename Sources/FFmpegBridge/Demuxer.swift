@@ -142,6 +142,24 @@ extension Demuxer {
         return try scanPackets(streamIndex: streamIndex, maxPackets: .max / 16, maxKeyframes: .max).lastEndTime
     }
 
+    /// The presentation time of the keyframe at or before `time` according to the demuxer's index, or nil when the
+    /// container has no usable index (e.g. MPEG-TS) — callers then fall back to a distance heuristic.
+    public func indexedKeyframe(streamIndex: Int, atOrBefore time: MediaTime) -> MediaTime? {
+        let st = stream(streamIndex)
+        let tb = st.pointee.time_base
+        guard avformat_index_get_entries_count(st) > 0,
+              let ts = time.pts(timeBase: (tb.num, tb.den), method: .roundTowardNegativeInfinity),
+              let entry = avformat_index_get_entry_from_timestamp(st, ts, AVSEEK_FLAG_BACKWARD) else { return nil }
+        return MediaTime(pts: entry.pointee.timestamp, timeBase: (tb.num, tb.den))
+    }
+
+    /// Seeks to the first keyframe of `streamIndex` (forward search from far before any timestamp), falling back to
+    /// ``rewind()``.
+    public func rewind(streamIndex: Int) {
+        hasRead = false
+        if av_seek_frame(context, Int32(streamIndex), -(1 << 62), 0) < 0 { hasRead = true; rewind() }
+    }
+
     /// Seeks back to the start of the file (by time; by byte where time seeking is not supported).
     public func rewind() {
         guard hasRead else { return }

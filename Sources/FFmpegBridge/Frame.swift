@@ -47,4 +47,13 @@ public final class Frame {
     public var colorRange: AVColorRange { pointer.pointee.color_range }
 
     public func unref() { av_frame_unref(pointer) }
+
+    /// Moves `other`'s picture into this frame (no pixel copy); `other` is left empty.
+    public func take(from other: Frame) {
+        av_frame_unref(pointer)
+        av_frame_move_ref(pointer, other.pointer)
+    }
+
+    /// Whether this frame holds a picture.
+    public var hasPicture: Bool { pointer.pointee.buf.0 != nil || pointer.pointee.data.0 != nil }
 }

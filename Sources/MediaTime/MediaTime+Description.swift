@@ -34,7 +34,7 @@ extension MediaTime: CustomStringConvertible, CustomDebugStringConvertible, Coda
     }
 
     /// A short decimal without exponent for logs and JSON-like output (up to 6 decimals, trailing zeros cut).
-    static func decimalString(_ x: Double) -> String {
+    public static func decimalString(_ x: Double) -> String {
         if x.isNaN { return "nan" }
         if x.isInfinite { return x > 0 ? "inf" : "-inf" }
         let micro = (x * 1_000_000).rounded()

@@ -6,8 +6,8 @@ let version = "0.1.0"
 
 let commands: [String: (CommandSpec, ([String]) throws -> Int32)] = [
     "info": (InfoCommand.spec, InfoCommand.run),
-//THUMB
-//DOWNSAMPLE
+    "thumb": (ThumbCommand.spec, ThumbCommand.run),
+    "downsample": (DownsampleCommand.spec, DownsampleCommand.run),
 ]
 
 let topHelp = """

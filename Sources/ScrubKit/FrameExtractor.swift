@@ -1,0 +1,196 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// Finds the frame for each requested time, with the least decoding the tolerance allows:
+/// - zero/zero (exact): seek to the keyframe at or before, decode forward by best-effort timestamps, return the
+///   frame whose display interval contains the time;
+/// - infinite before (fastest): the keyframe at or before, drained out of the decoder at once;
+/// - a finite window: that keyframe when it lies inside the window, else the exact frame.
+///
+/// Requests must come in ascending time order (the generator sorts them): a later time inside the GOP being
+/// decoded continues forward without re-seeking, so each GOP is decoded at most once. Not thread-safe.
+final class FrameExtractor {
+    let source: VideoSource
+    private let reader: FrameReader
+    /// Two frame slots: `last` is the latest decoded frame at or before the current target; `peek` a decoded
+    /// frame beyond it, kept for the next target.
+    private var last: Frame
+    private var peek: Frame
+    private var lastTime: MediaTime = .invalid
+    private var peekTime: MediaTime = .invalid
+    private var hasLast = false
+    private var hasPeek = false
+    /// Decoder state can continue forward from the current position.
+    private var positioned = false
+    private var atEnd = false
+    /// The keyframe time of the last keyframe-mode result, so repeated requests in one GOP decode nothing.
+    private var lastKeyframeTime: MediaTime = .invalid
+    /// Frames decoded since opening (for benchmarks and tests of the no-re-decode promise).
+    private(set) var framesDecoded = 0
+    private(set) var seeks = 0
+    /// Cancellation hook, checked between frames.
+    var isCancelled: () -> Bool = { false }
+
+    /// Distance beyond which, without a container index, jumping ahead is cheaper as a seek than decoding forward.
+    static let forwardDecodeLimit = MediaTime(value: 3, timescale: 1)
+
+    init(source: VideoSource, threading: DecoderThreading, lowres: Int, pixelLimit: Int) throws {
+        self.source = source
+        let decoder: Decoder
+        do {
+            decoder = try Decoder(demuxer: source.demuxer, streamIndex: source.stream.index, threading: threading,
+                                  lowres: lowres, maxPixels: pixelLimit)
+        } catch {
+            throw MediaError(.unsupported, path: source.path, "cannot open the \(source.stream.codecName) decoder: \(error)")
+        }
+        reader = try FrameReader(demuxer: source.demuxer, decoder: decoder)
+        last = try Frame()
+        peek = try Frame()
+    }
+
+    var decoder: Decoder { reader.decoder }
+
+    /// What a request resolved to: the frame (valid until the next call) and its presentation time.
+    struct Found {
+        let frame: Frame
+        let time: MediaTime
+        /// True when the keyframe path served it again without decoding (a duplicate within one GOP).
+        let reused: Bool
+    }
+
+    /// The frame for `time` within `[time − before, time + after]` per the policies above.
+    func frame(at time: MediaTime, toleranceBefore before: MediaTime, toleranceAfter after: MediaTime) throws -> Found {
+        if source.isStill { return try stillFrame() }
+        let exact = before == .zero && after == .zero
+        if !exact {
+            let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
+            let windowStart = before.isPositiveInfinity ? MediaTime.negativeInfinity : time - before
+            if before.isPositiveInfinity || (keyframe.map { $0 >= windowStart } ?? false) {
+                if let kf = keyframe, kf == lastKeyframeTime, hasLast { return Found(frame: last, time: lastTime, reused: true) }
+                if let found = try keyframeFrame(at: time) {
+                    lastKeyframeTime = keyframe ?? found.time
+                    return found
+                }
+            }
+        }
+        return try exactFrame(at: time)
+    }
+
+    // MARK: - Stills
+
+    private func stillFrame() throws -> Found {
+        if hasLast { return Found(frame: last, time: .zero, reused: true) }
+        guard let f = try decodeNext() else {
+            throw MediaError(.decodeFailed, path: source.path, "the image could not be decoded (truncated or corrupt)")
+        }
+        last.take(from: f)
+        hasLast = true
+        return Found(frame: last, time: .zero, reused: false)
+    }
+
+    // MARK: - Keyframe path
+
+    private func keyframeFrame(at time: MediaTime) throws -> Found? {
+        try seek(to: time)
+        let f = try reader.keyframeAfterSeek()
+        // The decoder was drained: it must be flushed before anything else is decoded.
+        defer { reader.reset(); positioned = false }
+        guard let f else { return nil }
+        framesDecoded += 1
+        var t = decoder.time(of: f)
+        if !t.isNumeric { t = time }
+        last.take(from: f)
+        lastTime = t
+        hasLast = true
+        hasPeek = false
+        return Found(frame: last, time: t, reused: false)
+    }
+
+    // MARK: - Exact path
+
+    private func exactFrame(at time: MediaTime) throws -> Found {
+        lastKeyframeTime = .invalid
+        if !positioned || mustSeek(for: time) { try seek(to: time) }
+        var retreat = MediaTime(value: 1, timescale: 1)
+        var framesSinceSeek = 0
+        while true {
+            if isCancelled() { throw MediaError(.cancelled, path: source.path, "cancelled") }
+            if !hasPeek {
+                guard let f = try decodeNext() else {
+                    atEnd = true
+                    if hasLast { return Found(frame: last, time: lastTime, reused: false) }  // past the end: last frame
+                    // Nothing came out after the seek (an open-GOP keyframe whose leading pictures need the GOP
+                    // before): start decoding further back.
+                    if framesSinceSeek == 0, retreat.seconds <= 8 {
+                        try seek(to: time - retreat)
+                        retreat = retreat.multiplied(by: 2)
+                        continue
+                    }
+                    throw MediaError(.decodeFailed, path: source.path, "no video frame could be decoded near \(MediaTime.decimalString(time.seconds)) s")
+                }
+                var t = decoder.time(of: f)
+                if !t.isNumeric { t = hasLast ? lastTime : source.start }
+                peek.take(from: f)
+                peekTime = t
+                hasPeek = true
+                framesSinceSeek += 1
+            }
+            if peekTime <= time {
+                swap(&last, &peek)
+                lastTime = peekTime
+                hasLast = true
+                hasPeek = false
+                continue
+            }
+            if hasLast { return Found(frame: last, time: lastTime, reused: false) }
+            // The first frame after the seek is already past the time: the seek landed late (open GOP, edit list,
+            // imprecise index). Back off further and try again, a few times, before settling for this frame.
+            // (MP4 indexes keyframes by decode time, so "keyframe at or before" can present after the target.)
+            // The target may go below the start: the first keyframe's decode time often is.
+            if framesSinceSeek == 1, retreat.seconds <= 8 {
+                try seek(to: time - retreat)
+                retreat = retreat.multiplied(by: 2)
+                framesSinceSeek = 0
+                continue
+            }
+            return Found(frame: peek, time: peekTime, reused: false)
+        }
+    }
+
+    /// Whether reaching `time` from the current decode position is better done by seeking.
+    private func mustSeek(for time: MediaTime) -> Bool {
+        if hasLast && time < lastTime { return true }
+        if atEnd { return hasLast ? time < lastTime : true }
+        let position = hasPeek ? peekTime : (hasLast ? lastTime : source.start)
+        if let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) {
+            return keyframe > position
+        }
+        return time - position > FrameExtractor.forwardDecodeLimit
+    }
+
+    private func seek(to time: MediaTime) throws {
+        seeks += 1
+        do {
+            try reader.seek(to: time)
+        } catch {
+            // Before the first keyframe, or a format that cannot seek by time: start over from the beginning.
+            source.demuxer.rewind(streamIndex: source.stream.index)
+            reader.reset()
+        }
+        hasLast = false
+        hasPeek = false
+        atEnd = false
+        positioned = true
+    }
+
+    private func decodeNext() throws -> Frame? {
+        do {
+            let f = try reader.nextFrame()
+            if f != nil { framesDecoded += 1 }
+            return f
+        } catch let e as FFmpegError {
+            throw MediaError(.decodeFailed, path: source.path, "video does not decode: \(e.message)")
+        }
+    }
+}

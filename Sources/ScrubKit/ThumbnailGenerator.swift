@@ -1,0 +1,166 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// Makes thumbnails of a video (frames at requested times) or a still image, at a maximum pixel size —
+/// AVAssetImageGenerator and ImageIO's thumbnail options in one API: the caller need not know which a file is.
+///
+/// A value type holding the settings; each call opens the file once and decodes on the calling task (or, for
+/// ``images(at:)``, on one task of its own), so FFmpeg state never crosses threads.
+public struct ThumbnailGenerator: Sendable {
+    /// The file.
+    public var path: String
+    /// Fit inside this (aspect kept). Default: 320 px longest side.
+    public var maximumSize: MaximumSize = .longestSide(320)
+    /// Enlarge pictures smaller than `maximumSize` (off by default, like ImageIO).
+    public var allowsUpscaling = false
+    /// Rotate/mirror per the display matrix or EXIF orientation (on by default, like
+    /// `appliesPreferredTrackTransform = true`).
+    public var appliesPreferredTrackTransform = true
+    /// How much earlier than requested a frame may be. Default 1 s: see ``defaultToleranceBefore``.
+    public var requestedTimeToleranceBefore: MediaTime = ThumbnailGenerator.defaultToleranceBefore
+    /// How much later than requested a frame may be. Default 0: a thumbnail never shows what comes after the time.
+    public var requestedTimeToleranceAfter: MediaTime = .zero
+    /// Refuse pictures above this many pixels, before allocating (default ``MediaInspector/defaultPixelLimit``).
+    public var pixelLimit: Int = MediaInspector.defaultPixelLimit
+
+    /// The default tolerance before the requested time: 1 s. AVAssetImageGenerator's default (+∞) can return a
+    /// frame a whole GOP (often 2–10 s) early, which surprises users who asked for a time; 1 s keeps results close
+    /// while still letting a keyframe within that second serve without decoding the GOP.
+    public static let defaultToleranceBefore = MediaTime(value: 1, timescale: 1)
+
+    public init(path: String) { self.path = path }
+
+    /// Zero/zero tolerances: frame-exact.
+    public mutating func setExact() {
+        requestedTimeToleranceBefore = .zero
+        requestedTimeToleranceAfter = .zero
+    }
+
+    /// Infinite tolerances: the nearest keyframe at or before the time (fastest).
+    public mutating func setFastest() {
+        requestedTimeToleranceBefore = .positiveInfinity
+        requestedTimeToleranceAfter = .positiveInfinity
+    }
+
+    var isExact: Bool { requestedTimeToleranceBefore == .zero && requestedTimeToleranceAfter == .zero }
+
+    /// One thumbnail. Throws ``MediaError`` naming the file on failure.
+    public func image(at time: TimeExpression) throws -> Thumbnail {
+        let results = try generate(at: [time])
+        return try results[0].result.get()
+    }
+
+    /// Thumbnails for many times from one open, in the order of `times`. Per-time failures are in the results;
+    /// a failure to open the file throws.
+    public func generate(at times: [TimeExpression]) throws -> [ThumbnailResult] {
+        var out: [ThumbnailResult] = []
+        try run(times, isCancelled: { false }) { out.append($0) }
+        return out.sorted { $0.index < $1.index }
+    }
+
+    /// Thumbnails for many times as an async sequence, delivered in ascending time order (each carries the index
+    /// of its time in `times`). Decoding runs on one task of its own; cancelling the consumer stops it promptly.
+    public func images(at times: [TimeExpression]) -> AsyncThrowingStream<ThumbnailResult, Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task.detached { [self] in
+                do {
+                    try self.run(times, isCancelled: { Task.isCancelled }) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
+    private func run(_ times: [TimeExpression], isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+        let source = try VideoSource(path: path, pixelLimit: pixelLimit)
+        let facts = source.stream
+        // Output size before rotation, from the display size (SAR applied; the orientation of a still is only
+        // known after decoding, so its lowres choice uses the larger side to stay safe).
+        let display = VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
+        let lowres = source.isStill ? ThumbnailGenerator.lowresFactor(width: facts.width, height: facts.height,
+                                                                     display: display, maximumSize: maximumSize,
+                                                                     maxLowres: Decoder.maxLowres(demuxer: source.demuxer, streamIndex: facts.index)) : 0
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let bigFrames = facts.width * facts.height > 3840 * 2160
+        // Slice threads for single pictures and huge frames (latency, memory); frame threads for long exact runs.
+        let threading: DecoderThreading = (!isExact || times.count <= 1 || bigFrames || source.isStill) ? .slice(cores) : .frame(cores)
+        let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
+        extractor.isCancelled = isCancelled
+        let scaler = Scaler()
+
+        // Resolve, then serve in ascending time order.
+        var resolved: [(Int, TimeExpression, Result<MediaTime, MediaError>)] = []
+        for (i, t) in times.enumerated() {
+            do { resolved.append((i, t, .success(try source.resolve(t)))) }
+            catch let e as MediaError { resolved.append((i, t, .failure(e))) }
+        }
+        for case let (i, t, .failure(e)) in resolved { deliver(ThumbnailResult(index: i, request: t, result: .failure(e))) }
+        let ordered = resolved.compactMap { r -> (Int, TimeExpression, MediaTime)? in
+            if case .success(let m) = r.2 { return (r.0, r.1, m) } else { return nil }
+        }.sorted { $0.2 < $1.2 || ($0.2 == $1.2 && $0.0 < $1.0) }
+
+        var cache: (time: MediaTime, thumb: Thumbnail)? = nil
+        for (i, expr, time) in ordered {
+            if isCancelled() { throw MediaError(.cancelled, path: path, "cancelled") }
+            do {
+                let found = try extractor.frame(at: time, toleranceBefore: requestedTimeToleranceBefore,
+                                                toleranceAfter: requestedTimeToleranceAfter)
+                var thumb: Thumbnail
+                if let c = cache, (found.reused || source.isStill) && c.time == found.time {
+                    thumb = c.thumb
+                } else {
+                    thumb = try makeThumbnail(found, scaler: scaler, facts: facts)
+                    cache = (found.time, thumb)
+                }
+                thumb.requestedTime = time
+                thumb.isExact = isExact && !source.isStill
+                deliver(ThumbnailResult(index: i, request: expr, result: .success(thumb)))
+            } catch let e as MediaError {
+                if e.kind == .cancelled { throw e }
+                deliver(ThumbnailResult(index: i, request: expr, result: .failure(e)))
+            }
+        }
+    }
+
+    /// Scales straight from the decoder's YUV to the output size in one pass, then rotates the small picture.
+    private func makeThumbnail(_ found: FrameExtractor.Found, scaler: Scaler, facts: StreamFacts) throws -> Thumbnail {
+        let frame = found.frame
+        let orientation = facts.orientation != .identity ? facts.orientation : (frame.displayOrientation ?? .identity)
+        // The decoded picture may be smaller than the stream says (lowres); SAR still applies to its shape.
+        let (dw, dh) = VideoInfo.displaySize(width: frame.width, height: frame.height, sar: facts.sampleAspectRatio, rotation: 0)
+        let fullW = facts.width > 0 ? VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0).0 : dw
+        let fullH = facts.height > 0 ? facts.height : dh
+        let rotate = appliesPreferredTrackTransform && orientation != .identity
+        let upright = rotate ? orientation.displaySize(width: fullW, height: fullH) : (fullW, fullH)
+        var out = maximumSize.fit(width: upright.0, height: upright.1, allowsUpscaling: allowsUpscaling)
+        if maximumSize == .unscaled { out = rotate ? orientation.displaySize(width: dw, height: dh) : (dw, dh) }
+        let stored = rotate && orientation.swapsDimensions ? (out.1, out.0) : (out.0, out.1)
+        var image: RGBImage
+        do { image = try scaler.rgb(from: frame, width: stored.0, height: stored.1) }
+        catch { throw MediaError(.decodeFailed, path: path, "cannot convert the picture: \(error)") }
+        if rotate { image = image.applying(orientation) }
+        return Thumbnail(requestedTime: found.time, actualTime: found.time, image: image, orientation: orientation, isExact: false)
+    }
+
+    /// JPEG shrink-on-load: the largest `lowres` (≤ `maxLowres`) whose decoded picture still covers the output
+    /// in both directions, whichever way the picture turns out to be rotated.
+    static func lowresFactor(width: Int, height: Int, display: (Int, Int), maximumSize: MaximumSize, maxLowres: Int) -> Int {
+        guard maxLowres > 0, width > 0, height > 0, maximumSize != .unscaled else { return 0 }
+        let a = maximumSize.fit(width: display.0, height: display.1)
+        let b = maximumSize.fit(width: display.1, height: display.0)
+        var k = 0
+        while k < min(maxLowres, 3) {
+            let next = k + 1
+            let w = (width + (1 << next) - 1) >> next
+            let h = (height + (1 << next) - 1) >> next
+            // Require the shrunk picture to cover the target in both orientations.
+            if w >= max(a.0, b.1) && h >= max(a.1, b.0) { k = next } else { break }
+        }
+        return k
+    }
+}

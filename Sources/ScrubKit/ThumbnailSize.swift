@@ -1,0 +1,38 @@
+/// How big a thumbnail may be (AVAssetImageGenerator's `maximumSize`, ImageIO's max pixel size).
+public enum MaximumSize: Sendable, Equatable {
+    /// Full display size.
+    case unscaled
+    /// The longest side is at most this many pixels.
+    case longestSide(Int)
+    /// Fits inside `width × height` (either may be 0 = unconstrained), aspect ratio kept.
+    case box(width: Int, height: Int)
+
+    /// The output size for a picture displayed at `width × height`.
+    ///
+    /// Aspect ratio is kept; the constrained side is exact and the other is rounded to the nearest pixel
+    /// (half up), never below 1. Without `allowsUpscaling` a picture smaller than the box keeps its size.
+    public func fit(width: Int, height: Int, allowsUpscaling: Bool = false) -> (width: Int, height: Int) {
+        guard width > 0, height > 0 else { return (max(width, 0), max(height, 0)) }
+        var boxW: Int, boxH: Int
+        switch self {
+        case .unscaled: return (width, height)
+        case .longestSide(let n): boxW = n; boxH = n
+        case .box(let w, let h): boxW = w; boxH = h
+        }
+        if boxW <= 0 && boxH <= 0 { return (width, height) }
+        if boxW <= 0 { boxW = Int.max }
+        if boxH <= 0 { boxH = Int.max }
+        // Scale factor = min(boxW / width, boxH / height), compared exactly in integers.
+        let widthBound = boxW.multipliedReportingOverflow(by: height).overflow ? false : boxW * height <= boxH * width
+        var outW: Int, outH: Int
+        if widthBound {
+            outW = boxW
+            outH = Int((Double(height) * Double(boxW) / Double(width)).rounded(.toNearestOrAwayFromZero))
+        } else {
+            outH = boxH
+            outW = Int((Double(width) * Double(boxH) / Double(height)).rounded(.toNearestOrAwayFromZero))
+        }
+        if !allowsUpscaling && (outW > width || outH > height) { return (width, height) }
+        return (max(1, outW), max(1, outH))
+    }
+}

@@ -1,0 +1,59 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// An opened file ready for frame extraction: the demuxer, the chosen video stream and its timeline.
+/// Not thread-safe: owned by one session on one task.
+final class VideoSource {
+    let path: String
+    let demuxer: Demuxer
+    let stream: StreamFacts
+    let isStill: Bool
+    /// First presentation time of the stream (ffprobe's timeline; 10 s for a file whose first frame is at 10 s).
+    let start: MediaTime
+    /// Length of the timeline; invalid when unknown.
+    let duration: MediaTime
+
+    /// Opens `path` and picks its video stream, refusing unsupported codecs and pictures above `pixelLimit`
+    /// before anything sized by them is allocated.
+    init(path: String, pixelLimit: Int) throws {
+        if let problem = MediaFile.checkReadable(path) { throw problem }
+        // Refuse image bombs from the header bytes: FFmpeg reports 0×0 for some of them.
+        if let (w, h) = ImageHeader.dimensions(path: path), w > 0, h > 0, w * h > pixelLimit {
+            throw MediaError(.tooLarge, path: path, "picture is \(w)×\(h) (\(w * h / 1_000_000) MP), above the pixel limit of \(pixelLimit / 1_000_000) MP")
+        }
+        let demuxer: Demuxer
+        do { demuxer = try Demuxer(path: path) } catch { throw MediaError.opening(path, error) }
+        if demuxer.formatName == "tty" { throw MediaError(.notMedia, path: path, "a text file, not media") }
+        let streams = demuxer.streams
+        guard let v = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex) else {
+            let what = streams.contains { $0.kind == .audio } ? "audio only: no video stream to take a picture from" : "no video stream"
+            throw MediaError(.noVideo, path: path, what)
+        }
+        if let problem = MediaFile.checkDecodable(v, path: path, pixelLimit: pixelLimit) { throw problem }
+        self.path = path
+        self.demuxer = demuxer
+        self.stream = v
+        self.isStill = MediaFile.isStillContainer(demuxer.formatName)
+        let start = v.startTime.isNumeric ? v.startTime : (demuxer.startTime.isNumeric ? demuxer.startTime : .zero)
+        self.start = isStill ? .zero : start
+        let (d, kind) = MediaFile.duration(demuxer: demuxer, streams: streams, video: v, isStill: isStill)
+        self.duration = kind == .known ? d : .invalid
+        demuxer.rewind()
+    }
+
+    /// The time on the presentation timeline that `expression` names: a fraction is of [start, start + duration];
+    /// an absolute time is a presentation time as ffprobe reports it. Clamped to ≥ start.
+    func resolve(_ expression: TimeExpression) throws -> MediaTime {
+        let t: MediaTime
+        switch expression {
+        case .absolute(let a): t = a
+        case .fraction:
+            guard duration.isNumeric else {
+                throw MediaError(.invalidRequest, path: path, "cannot place \(expression) on a timeline of unknown duration")
+            }
+            t = expression.resolve(start: start, duration: duration)
+        }
+        return MediaTime.maximum(t, start)
+    }
+}

@@ -1,0 +1,154 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+import ScrubKit
+
+/// Options shared by `thumb` and `downsample`: size, format, quality.
+struct OutputOptions {
+    var maximumSize: MaximumSize
+    var format: ImageFormat?
+    var quality: Int
+    var allowsUpscaling: Bool
+
+    static let specs: [OptionSpec] = [
+        OptionSpec(names: ["-s", "--max-size"], takesValue: true, valueName: "N", help: "Longest side at most N pixels (0 = full size). Default 320."),
+        OptionSpec(names: ["--width"], takesValue: true, valueName: "W", help: "Fit inside W pixels wide (with --height: a box)."),
+        OptionSpec(names: ["--height"], takesValue: true, valueName: "H", help: "Fit inside H pixels high."),
+        OptionSpec(names: ["--upscale"], takesValue: false, help: "Enlarge pictures smaller than the size asked for."),
+        OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "png, jpeg or webp (default: from the output name, else jpeg)."),
+        OptionSpec(names: ["-q", "--quality"], takesValue: true, valueName: "Q", help: "JPEG/WebP quality 1-100 (default 85)."),
+    ]
+
+    init(_ p: ParsedArguments, command: String) throws {
+        let w = try p.int("--width", in: 0...100_000, command: command)
+        let h = try p.int("--height", in: 0...100_000, command: command)
+        if let n = try p.int("--max-size", in: 0...100_000, command: command) {
+            if w != nil || h != nil { throw UsageError(message: "use either --max-size or --width/--height", command: command) }
+            maximumSize = n == 0 ? .unscaled : .longestSide(n)
+        } else if w != nil || h != nil {
+            maximumSize = .box(width: w ?? 0, height: h ?? 0)
+        } else {
+            maximumSize = .longestSide(320)
+        }
+        if let f = p.value("--format") {
+            guard let fmt = ImageFormat(fileExtension: f) else { throw UsageError(message: "unknown format '\(f)' (png, jpeg, webp)", command: command) }
+            guard fmt.isAvailable else { throw UsageError(message: "this FFmpeg build has no \(fmt.rawValue) encoder", command: command) }
+            format = fmt
+        }
+        quality = try p.int("--quality", in: 1...100, command: command) ?? 85
+        allowsUpscaling = p.flag("--upscale")
+    }
+}
+
+/// `scrub thumb FILE --at TIME …`
+enum ThumbCommand {
+    static let spec = CommandSpec(
+        name: "thumb",
+        abstract: "Write a thumbnail of a video at a time (or of a still image), fitted to a maximum size, upright.",
+        usage: "scrub thumb FILE --at TIME [--max-size N | --width W --height H] [--exact | --fast | --tolerance T] [--format F] [-o OUT] [--json]",
+        options: [
+            OptionSpec(names: ["-t", "--at"], takesValue: true, valueName: "TIME", help: "12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4 (default 50%). Repeat for several."),
+        ] + OutputOptions.specs + [
+            OptionSpec(names: ["--exact"], takesValue: false, help: "The frame whose display interval contains TIME (decodes from the keyframe before)."),
+            OptionSpec(names: ["--fast"], takesValue: false, help: "The keyframe at or before TIME (fastest; can be a GOP early)."),
+            OptionSpec(names: ["--tolerance"], takesValue: true, valueName: "T", help: "Accept a frame up to T before TIME (default 1s; 0 = exact)."),
+            OptionSpec(names: ["--no-rotate"], takesValue: false, help: "Keep stored pixels: ignore the display matrix / EXIF orientation."),
+            OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
+            OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "Output file (default: NAME-TIME.jpg here). With several --at, {index} and {time} are filled in."),
+            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact} per thumbnail."),
+        ],
+        discussion: """
+        TIME is on the file's own presentation timeline (as ffprobe shows it): a file whose first frame is at 10 s
+        starts at 10 s; a percentage is of [start, start + duration]; times past the end give the last frame.
+        Output is written atomically (temporary file, then rename). Exit status 1 when the file or a time failed.
+        """)
+
+    static func run(_ args: [String]) throws -> Int32 {
+        let p = try ParsedArguments(args, spec: spec)
+        guard p.positional.count == 1 else {
+            throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time (use 'scrub downsample' or several --at)", command: "thumb")
+        }
+        let path = p.positional[0]
+        let out = try OutputOptions(p, command: "thumb")
+        let atTexts = p.values("--at").isEmpty ? ["50%"] : p.values("--at")
+        var times: [TimeExpression] = []
+        for t in atTexts {
+            do { times.append(try TimeExpression(parsing: t)) } catch let e as TimeExpressionError {
+                throw UsageError(message: e.description, command: "thumb")
+            }
+        }
+        var gen = ThumbnailGenerator(path: path)
+        gen.maximumSize = out.maximumSize
+        gen.allowsUpscaling = out.allowsUpscaling
+        gen.appliesPreferredTrackTransform = !p.flag("--no-rotate")
+        if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
+        let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
+        if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumb") }
+        if p.flag("--exact") { gen.setExact() }
+        if p.flag("--fast") { gen.setFastest() }
+        if let tol = p.value("--tolerance") {
+            guard case .absolute(let t)? = try? TimeExpression(parsing: tol) else {
+                throw UsageError(message: "--tolerance expects a duration such as 0.5s or 200ms, got '\(tol)'", command: "thumb")
+            }
+            gen.requestedTimeToleranceBefore = t
+            gen.requestedTimeToleranceAfter = .zero
+        }
+        let outputTemplate = p.value("--output")
+        let format = out.format ?? outputTemplate.flatMap { ImageFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .jpeg
+        if !format.isAvailable { throw UsageError(message: "this FFmpeg build has no \(format.rawValue) encoder", command: "thumb") }
+
+        let results: [ThumbnailResult]
+        do { results = try gen.generate(at: times) } catch let e as MediaError {
+            report(error: e, path: path, json: p.flag("--json"))
+            return 1
+        }
+        var failed = false
+        for r in results {
+            switch r.result {
+            case .failure(let e):
+                failed = true
+                report(error: e, path: path, json: p.flag("--json"))
+            case .success(let thumb):
+                let name = outputName(template: outputTemplate, path: path, index: r.index, count: results.count, time: thumb.requestedTime, format: format)
+                do {
+                    try AtomicFile.write(thumb.encoded(as: format, quality: out.quality), to: name)
+                } catch {
+                    failed = true
+                    report(error: (error as? MediaError) ?? MediaError(.writeFailed, path: name, "\(error)"), path: path, json: p.flag("--json"))
+                    continue
+                }
+                if p.flag("--json") {
+                    printOut(JSON.object([
+                        ("path", .string(path)), ("output", .string(name)),
+                        ("requestedTime", .seconds(thumb.requestedTime.seconds)), ("actualTime", .seconds(thumb.actualTime.seconds)),
+                        ("width", .int(thumb.image.width)), ("height", .int(thumb.image.height)),
+                        ("rotation", .int(gen.appliesPreferredTrackTransform ? thumb.orientation.rotation : 0)), ("exact", .bool(thumb.isExact)),
+                    ]).text)
+                } else {
+                    printOut("\(name)  \(thumb.image.width)×\(thumb.image.height)  at \(thumb.actualTime.formatted(fractionDigits: 3)) (asked \(thumb.requestedTime.formatted(fractionDigits: 3)))")
+                }
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    static func report(error: MediaError, path: String, json: Bool) {
+        if json { printOut(JSON.object([("path", .string(path)), ("error", .string(error.description))]).text) }
+        printError("scrub: \(error)")
+    }
+
+    /// The output file name: the template with {index}/{time}/{stem}/{ext} filled in, or NAME-TIME.EXT.
+    static func outputName(template: String?, path: String, index: Int, count: Int, time: MediaTime, format: ImageFormat) -> String {
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let secs = MediaTime.decimalString((time.seconds * 1000).rounded() / 1000)
+        guard var t = template else { return "\(stem)-\(secs)s.\(format.fileExtension)" }
+        t = t.replacingOccurrences(of: "{index}", with: String(index)).replacingOccurrences(of: "{time}", with: secs)
+            .replacingOccurrences(of: "{stem}", with: stem).replacingOccurrences(of: "{ext}", with: format.fileExtension)
+        if count > 1 && !(template!.contains("{index}") || template!.contains("{time}")) {
+            let u = URL(fileURLWithPath: t)
+            let ext = u.pathExtension.isEmpty ? format.fileExtension : u.pathExtension
+            return u.deletingPathExtension().path + "-\(index).\(ext)"
+        }
+        return t
+    }
+}
