@@ -1,0 +1,227 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+@testable import ScrubKit
+import Testing
+
+/// The thumbnail engine against ffprobe's timestamps and ffmpeg's renders on the real-world corpus.
+@Suite(.enabled(if: Corpus.available && Reference.available, "needs ../shared/media and ffmpeg/ffprobe"))
+struct ThumbnailFidelityTests {
+    func generator(_ p: String, exact: Bool = true, size: Int = 160) -> ThumbnailGenerator {
+        var g = ThumbnailGenerator(path: Corpus.path(p))
+        g.maximumSize = .longestSide(size)
+        if exact { g.setExact() }
+        return g
+    }
+
+    /// At midpoints between frames, exact mode must return the frame whose display interval holds the time —
+    /// for VFR, open GOP with edit list, a 10 s start offset, B-pyramid and VP9 10-bit — in one batch per file.
+    @Test(arguments: ["androidx-media/mp4/sample_android_slow_motion.mp4", "androidx-media/vp9/roadtrip-vp92-10bit.webm",
+                      "androidx-media/mp4/iibbibb_editlist_videoonly.mp4", "androidx-media/mp4/sample_edit_list.mp4",
+                      "androidx-media/mp4/bbb_800x640_768kbps_30fps_avc_2b_firstpts_10_sec.mp4",
+                      "androidx-media/mp4/bbb_800x640_768kbps_30fps_avc_pyramid_3b.mp4"])
+    func exactTimesMatchFFprobe(file: String) throws {
+        let pts = Reference.frameTimes(Corpus.path(file))
+        try #require(pts.count >= 6)
+        let step = max(1, pts.count / 12)
+        var picks: [Double] = []
+        for i in stride(from: 1, to: pts.count - 2, by: step) {
+            let mid: Double = pts[i] + (pts[i + 1] - pts[i]) / 2
+            picks.append(mid)
+        }
+        let times = picks.map { TimeExpression.absolute(MediaTime(seconds: $0, preferredTimescale: 1_000_000)) }
+        let results = try generator(file).generate(at: times)
+        for (t, r) in zip(picks, results) {
+            let want = pts.last { $0 <= t + 1e-9 }!
+            let got = try r.result.get()
+            #expect(abs(got.actualTime.seconds - want) < 0.002, "\(file) at \(t): want \(want), got \(got.actualTime.seconds)")
+            #expect(got.isExact)
+        }
+    }
+
+    /// Each request alone (fresh seek) gives the same frames as the batch.
+    @Test func singleRequestsAgreeWithBatch() throws {
+        let file = "androidx-media/mp4/sample_android_slow_motion.mp4"
+        let pts = Reference.frameTimes(Corpus.path(file))
+        for i in [2, pts.count / 2, pts.count - 2] {
+            let t = pts[i] + 0.0005
+            let got = try generator(file).image(at: .absolute(MediaTime(seconds: t, preferredTimescale: 1_000_000)))
+            #expect(abs(got.actualTime.seconds - pts[i]) < 0.002)
+        }
+    }
+
+    @Test func pixelsOfExactFrameMatchFFmpeg() throws {
+        let file = "androidx-media/mp4/bbb_800x640_768kbps_30fps_avc_pyramid_3b.mp4"
+        let pts = Reference.frameTimes(Corpus.path(file))
+        let t = pts[pts.count / 2]
+        let thumb = try generator(file, size: 320).image(at: .absolute(MediaTime(seconds: t, preferredTimescale: 1_000_000)))
+        let ref = Reference.render(Corpus.path(file), at: t, width: thumb.image.width, height: thumb.image.height)
+        #expect(Reference.meanDifference(thumb.image.pixels, ref) < 6)
+        // SAR 64:45 is applied: 800×640 shows as 1138×640.
+        #expect(thumb.image.width == 320 && thumb.image.height == 180)
+    }
+
+    @Test(arguments: ["androidx-media/mp4/pixel7_videoOnly_cleaned.mp4", "androidx-media/mp4/portrait_4k60.mp4",
+                      "androidx-media/mp4/sample_with_color_info.mp4"])
+    func rotatedClipsMatchFFmpegAutoRotation(file: String) throws {
+        let pts = Reference.frameTimes(Corpus.path(file))
+        let t = pts[pts.count / 2]
+        let thumb = try generator(file, size: 240).image(at: .absolute(MediaTime(seconds: t, preferredTimescale: 1_000_000)))
+        let info = MediaInspector(verifiesDecoding: false).inspect(path: Corpus.path(file))
+        let portrait = (info.video?.displayHeight ?? 0) > (info.video?.displayWidth ?? 0)
+        #expect((thumb.image.height > thumb.image.width) == portrait)
+        let ref = Reference.render(Corpus.path(file), at: t, width: thumb.image.width, height: thumb.image.height)
+        #expect(Reference.meanDifference(thumb.image.pixels, ref) < 8, "\(file)")
+    }
+
+    @Test func noRotateKeepsStoredPixels() throws {
+        var g = generator("androidx-media/mp4/portrait_4k60.mp4", exact: false)
+        g.appliesPreferredTrackTransform = false
+        let t = try g.image(at: .fraction(numerator: 1, denominator: 2))
+        #expect(t.image.width > t.image.height)
+    }
+
+    @Test(arguments: 2...8)
+    func exifOrientationsComeOutLikeOrientation1(n: Int) throws {
+        for set in ["Landscape", "Portrait"] {
+            let base = try generator("exif-orientation/\(set)_1.jpg", exact: false, size: 120).image(at: .absolute(.zero))
+            let other = try generator("exif-orientation/\(set)_\(n).jpg", exact: false, size: 120).image(at: .absolute(.zero))
+            #expect(other.image.width == base.image.width && other.image.height == base.image.height, "\(set)_\(n)")
+            #expect(Reference.meanDifference(other.image.pixels, base.image.pixels) < 12, "\(set)_\(n)")
+        }
+    }
+
+    @Test func fullRangeYuvjMatchesFFmpeg() throws {
+        // yuvj420p (full range): swscale's default would treat it as limited and wash out contrast.
+        let file = "androidx-media/mp4/trim_optimization_failure.mp4"
+        let thumb = try generator(file, size: 200).image(at: .absolute(.zero))
+        let ref = Reference.render(Corpus.path(file), at: nil, width: thumb.image.width, height: thumb.image.height)
+        #expect(Reference.meanDifference(thumb.image.pixels, ref) < 5)
+    }
+
+    @Test func bombsAreRefusedBeforeDecoding() throws {
+        for f in ["sharp-fixtures/giant-image.jpg", "sharp-fixtures/65536-uint32-limit.png"] {
+            #expect(throws: MediaError.self) { try generator(f, exact: false).image(at: .absolute(.zero)) }
+            do { _ = try generator(f, exact: false).image(at: .absolute(.zero)) } catch let e as MediaError {
+                #expect(e.kind == .tooLarge, "\(f): \(e)")
+                #expect(e.description.contains("pixel limit"))
+            }
+        }
+        // A lower limit refuses an ordinary photo the same way.
+        var g = generator("exif-orientation/Landscape_1.jpg", exact: false)
+        g.pixelLimit = 1_000_000
+        #expect(throws: MediaError.self) { try g.image(at: .absolute(.zero)) }
+    }
+
+    @Test(arguments: ["androidx-media/mp4/sample_vvc.mp4", "androidx-media/vp9/invalid-bitstream.webm",
+                      "androidx-media/mp3/bear-id3.mp3", "smallest/png-truncated.png", "sharp-fixtures/corrupt-header.jpg",
+                      "androidx-media/mp4/sample_malformed_free_box.mp4", "header-only/Pentax.avi", "sharp-fixtures/big-height.webp"])
+    func badInputsFailWithClearErrors(file: String) {
+        do {
+            _ = try generator(file, exact: false).image(at: .fraction(numerator: 1, denominator: 2))
+            Issue.record("\(file) should fail")
+        } catch let e as MediaError {
+            #expect(e.description.hasPrefix(Corpus.path(file) + ": "))
+            #expect(!e.description.contains("\n"))
+        } catch {
+            Issue.record("\(file): unexpected \(error)")
+        }
+    }
+
+    @Test func keyframeModeReturnsTheKeyframeAtOrBefore() throws {
+        var g = ThumbnailGenerator(path: Corpus.path("androidx-media/mp4/trim_optimization_failure.mp4"))
+        g.setFastest()
+        let pts = Reference.frameTimes(Corpus.path("androidx-media/mp4/trim_optimization_failure.mp4"))
+        let t = try g.image(at: .absolute(MediaTime(seconds: 3.3, preferredTimescale: 1000)))
+        #expect(t.actualTime.seconds <= 3.3)
+        #expect(pts.contains { abs($0 - t.actualTime.seconds) < 0.002 })
+        #expect(!t.isExact)
+    }
+
+    @Test func timesPastTheEndClampToTheLastFrame() throws {
+        let file = "androidx-media/mp4/sample.mp4"
+        let pts = Reference.frameTimes(Corpus.path(file))
+        let t = try generator(file).image(at: .absolute(MediaTime(value: 3600, timescale: 1)))
+        #expect(abs(t.actualTime.seconds - pts.last!) < 0.002)
+    }
+
+    @Test func asyncSequenceDeliversEveryTimeInOrder() async throws {
+        let g = generator("androidx-media/mp4/sample.mp4")
+        let times: [TimeExpression] = [.fraction(numerator: 3, denominator: 4), .fraction(numerator: 1, denominator: 4), .fraction(numerator: 1, denominator: 2)]
+        var seen: [Int] = []
+        var last = MediaTime.negativeInfinity
+        for try await r in g.images(at: times) {
+            seen.append(r.index)
+            let t = try r.result.get()
+            #expect(t.requestedTime >= last)
+            last = t.requestedTime
+        }
+        #expect(seen == [1, 2, 0])
+    }
+
+    @Test func cancellingTheSequenceStopsIt() async throws {
+        let g = generator("androidx-media/mp4/long_1080p_lowbitrate.mp4")
+        let times = (0..<200).map { TimeExpression.fraction(numerator: Int32($0), denominator: 200) }
+        var count = 0
+        for try await _ in g.images(at: times) {
+            count += 1
+            if count == 3 { break }
+        }
+        #expect(count == 3)
+    }
+}
+
+/// Size policy and helpers that need no media.
+@Suite struct ThumbnailSizeTests {
+    @Test func longestSideRoundsTheShortSideToNearest() {
+        #expect(MaximumSize.longestSide(320).fit(width: 1920, height: 1080) == (320, 180))
+        #expect(MaximumSize.longestSide(320).fit(width: 1138, height: 640) == (320, 180))  // 179.96 → 180
+        #expect(MaximumSize.longestSide(100).fit(width: 1000, height: 333) == (100, 33))   // 33.3 → 33
+        #expect(MaximumSize.longestSide(100).fit(width: 1000, height: 335) == (100, 34))   // 33.5 → 34 (half up)
+        #expect(MaximumSize.longestSide(320).fit(width: 1080, height: 1920) == (180, 320))
+    }
+
+    @Test func noUpscalingUnlessAsked() {
+        #expect(MaximumSize.longestSide(320).fit(width: 100, height: 50) == (100, 50))
+        #expect(MaximumSize.longestSide(320).fit(width: 100, height: 50, allowsUpscaling: true) == (320, 160))
+    }
+
+    @Test func boxAndUnscaled() {
+        #expect(MaximumSize.box(width: 200, height: 200).fit(width: 400, height: 100) == (200, 50))
+        #expect(MaximumSize.box(width: 0, height: 90).fit(width: 1600, height: 900) == (160, 90))
+        #expect(MaximumSize.unscaled.fit(width: 7680, height: 4320) == (7680, 4320))
+        #expect(MaximumSize.longestSide(10).fit(width: 10000, height: 1) == (10, 1))  // never below 1
+    }
+
+    @Test func lowresChoosesLargestFactorThatCovers() {
+        // 6000×4000 → 320 px: 1/8 gives 750×500 ≥ 320: factor 3.
+        #expect(ThumbnailGenerator.lowresFactor(width: 6000, height: 4000, display: (6000, 4000), maximumSize: .longestSide(320), maxLowres: 3) == 3)
+        // → 1600 px: 1/2 = 3000×2000 covers 1600, 1/4 = 1500 does not.
+        #expect(ThumbnailGenerator.lowresFactor(width: 6000, height: 4000, display: (6000, 4000), maximumSize: .longestSide(1600), maxLowres: 3) == 1)
+        #expect(ThumbnailGenerator.lowresFactor(width: 6000, height: 4000, display: (6000, 4000), maximumSize: .unscaled, maxLowres: 3) == 0)
+        #expect(ThumbnailGenerator.lowresFactor(width: 6000, height: 4000, display: (6000, 4000), maximumSize: .longestSide(320), maxLowres: 0) == 0)
+    }
+
+    @Test func atomicWriteLeavesNoTemporaryFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("a.bin").path
+        try AtomicFile.write([1, 2, 3], to: target)
+        try AtomicFile.write([4, 5], to: target)
+        #expect(FileManager.default.contents(atPath: target) == Data([4, 5]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a.bin"])
+        #expect(throws: MediaError.self) { try AtomicFile.write([1], to: "/nonexistent-dir/x.bin") }
+    }
+
+    @Test func encodersProduceTheirFormats() throws {
+        var px: [UInt8] = []
+        for y in 0..<16 { for x in 0..<24 { px += [UInt8(x * 10), UInt8(y * 15), 128] } }
+        let img = RGBImage(width: 24, height: 16, pixels: px)
+        #expect(try ImageEncoder.encode(img, as: .png).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try ImageEncoder.encode(img, as: .jpeg).starts(with: [0xFF, 0xD8]))
+        if ImageFormat.webp.isAvailable {
+            #expect(Array(try ImageEncoder.encode(img, as: .webp)[8..<12]) == Array("WEBP".utf8))
+        }
+    }
+}
