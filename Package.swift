@@ -22,10 +22,12 @@ let package = Package(
         .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "MediaTime"]),
         // Core: media inspection, thumbnails, player. Sees only Swift types.
         .target(name: "ScrubKit", dependencies: ["MediaTime", "FFmpegBridge"]),
+        // Terminal front end: progress bars, terminal graphics, the scrubbing player UI.
+        .target(name: "ScrubTerminal", dependencies: ["ScrubKit", "MediaTime"]),
         // The command-line tool.
-        .executableTarget(name: "scrub", dependencies: ["ScrubKit", "MediaTime"]),
+        .executableTarget(name: "scrub", dependencies: ["ScrubTerminal", "ScrubKit", "MediaTime"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
-        .testTarget(name: "ScrubKitTests", dependencies: ["ScrubKit", "FFmpegBridge", "MediaTime"]),
+        .testTarget(name: "ScrubKitTests", dependencies: ["ScrubKit", "FFmpegBridge", "MediaTime", "ScrubTerminal"]),
         // Runs the built `scrub` binary: exit codes, help, JSON contracts.
         .testTarget(name: "ScrubCLITests", dependencies: ["scrub"]),
     ],

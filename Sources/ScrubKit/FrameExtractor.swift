@@ -24,8 +24,9 @@ final class FrameExtractor {
     /// Decoder state can continue forward from the current position.
     private var positioned = false
     private var atEnd = false
-    /// The keyframe time of the last keyframe-mode result, so repeated requests in one GOP decode nothing.
-    private var lastKeyframeTime: MediaTime = .invalid
+
+    /// The presentation time of the last picture handed out.
+    private var lastReturned: MediaTime = .invalid
     /// Frames decoded since opening (for benchmarks and tests of the no-re-decode promise).
     private(set) var framesDecoded = 0
     private(set) var seeks = 0
@@ -61,15 +62,26 @@ final class FrameExtractor {
 
     /// The frame for `time` within `[time − before, time + after]` per the policies above.
     func frame(at time: MediaTime, toleranceBefore before: MediaTime, toleranceAfter after: MediaTime) throws -> Found {
+        let found = try locate(time, before, after)
+        lastReturned = found.time
+        return found
+    }
+
+    private func locate(_ time: MediaTime, _ before: MediaTime, _ after: MediaTime) throws -> Found {
         if source.isStill { return try stillFrame() }
         let exact = before == .zero && after == .zero
         if !exact {
             let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
             let windowStart = before.isPositiveInfinity ? MediaTime.negativeInfinity : time - before
-            if before.isPositiveInfinity || (keyframe.map { $0 >= windowStart } ?? false) {
-                if let kf = keyframe, kf == lastKeyframeTime, hasLast { return Found(frame: last, time: lastTime, reused: true) }
+            // A keyframe no newer than the last picture returned would repeat or go back on it.
+            let repeatsKeyframe = keyframe != nil && lastReturned.isNumeric && keyframe! <= lastReturned
+            if repeatsKeyframe && before.isPositiveInfinity {
+                // Fastest mode: the same keyframe again (a duplicate, visible in actualTime), decoding nothing.
+                return Found(frame: last, time: lastTime, reused: true)
+            }
+            // In a finite window a repeated keyframe would give a duplicate picture: decode the exact frame instead.
+            if !repeatsKeyframe && (before.isPositiveInfinity || (keyframe.map { $0 >= windowStart } ?? false)) {
                 if let found = try keyframeFrame(at: time) {
-                    lastKeyframeTime = keyframe ?? found.time
                     return found
                 }
             }
@@ -110,7 +122,6 @@ final class FrameExtractor {
     // MARK: - Exact path
 
     private func exactFrame(at time: MediaTime) throws -> Found {
-        lastKeyframeTime = .invalid
         if !positioned || mustSeek(for: time) { try seek(to: time) }
         var retreat = MediaTime(value: 1, timescale: 1)
         var framesSinceSeek = 0

@@ -75,9 +75,43 @@ public struct ThumbnailGenerator: Sendable {
         }
     }
 
-    /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
+    /// The timeline of an opened file, as a batch plan sees it.
+    public struct Timeline: Sendable {
+        public var start: MediaTime
+        /// Invalid when unknown.
+        public var duration: MediaTime
+        public var isStill: Bool
+        /// Codec and display size, for headers of contact sheets.
+        public var codec: String
+        public var displayWidth: Int
+        public var displayHeight: Int
+    }
+
+    /// Opens the file once, asks `plan` which times to take given its timeline, and generates them.
+    /// `plan` returning nil or throwing fails the file. Results are in request order.
+    public func generate(planning plan: (Timeline) throws -> [TimeExpression],
+                         isCancelled: @escaping () -> Bool = { false }) throws -> (Timeline, [ThumbnailResult]) {
+        var out: [ThumbnailResult] = []
+        var timeline: Timeline? = nil
+        try withoutActuallyEscaping(plan) { plan in
+            try run(nil, plan: { t in timeline = t; return try plan(t) }, isCancelled: isCancelled) { out.append($0) }
+        }
+        return (timeline!, out.sorted { $0.index < $1.index })
+    }
+
     private func run(_ times: [TimeExpression], isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+        try run(times, plan: nil, isCancelled: isCancelled, deliver: deliver)
+    }
+
+    /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
+    private func run(_ fixedTimes: [TimeExpression]?, plan: ((Timeline) throws -> [TimeExpression])?,
+                     isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         let source = try VideoSource(path: path, pixelLimit: pixelLimit)
+        let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
+                                                sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)
+        let timeline = Timeline(start: source.start, duration: source.duration, isStill: source.isStill,
+                                codec: source.stream.codecName, displayWidth: displaySize.0, displayHeight: displaySize.1)
+        let times = try fixedTimes ?? plan!(timeline)
         let facts = source.stream
         // Output size before rotation, from the display size (SAR applied; the orientation of a still is only
         // known after decoding, so its lowres choice uses the larger side to stay safe).

@@ -16,7 +16,7 @@ struct OutputOptions {
         OptionSpec(names: ["--height"], takesValue: true, valueName: "H", help: "Fit inside H pixels high."),
         OptionSpec(names: ["--upscale"], takesValue: false, help: "Enlarge pictures smaller than the size asked for."),
         OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "png, jpeg or webp (default: from the output name, else jpeg)."),
-        OptionSpec(names: ["-q", "--quality"], takesValue: true, valueName: "Q", help: "JPEG/WebP quality 1-100 (default 85)."),
+        OptionSpec(names: ["--quality"], takesValue: true, valueName: "Q", help: "JPEG/WebP quality 1-100 (default 85)."),
     ]
 
     init(_ p: ParsedArguments, command: String) throws {

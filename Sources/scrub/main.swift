@@ -8,6 +8,7 @@ let commands: [String: (CommandSpec, ([String]) throws -> Int32)] = [
     "info": (InfoCommand.spec, InfoCommand.run),
     "thumb": (ThumbCommand.spec, ThumbCommand.run),
     "downsample": (DownsampleCommand.spec, DownsampleCommand.run),
+    "thumbs": (ThumbsCommand.spec, ThumbsCommand.run),
 ]
 
 let topHelp = """

@@ -1,5 +1,5 @@
 /// A JSON value with ordered object keys, for stable, readable `--json` output.
-enum JSON {
+public enum JSON: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -9,7 +9,7 @@ enum JSON {
     case object([(String, JSON)])
 
     /// Compact single-line text.
-    var text: String {
+    public var text: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -31,7 +31,7 @@ enum JSON {
         return String(scaled)
     }
 
-    static func quote(_ s: String) -> String {
+    public static func quote(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
@@ -52,11 +52,11 @@ enum JSON {
 
 extension JSON {
     /// Optional helpers.
-    static func from(_ s: String?) -> JSON { s.map(JSON.string) ?? .null }
-    static func from(_ i: Int?) -> JSON { i.map(JSON.int) ?? .null }
-    static func from(_ d: Double?) -> JSON { d.map(JSON.double) ?? .null }
+    public static func from(_ s: String?) -> JSON { s.map(JSON.string) ?? .null }
+    public static func from(_ i: Int?) -> JSON { i.map(JSON.int) ?? .null }
+    public static func from(_ d: Double?) -> JSON { d.map(JSON.double) ?? .null }
     /// Seconds rounded to the microsecond (no float noise such as 1.5000000001).
-    static func seconds(_ d: Double?) -> JSON {
+    public static func seconds(_ d: Double?) -> JSON {
         guard let d, d.isFinite else { return .null }
         return .double((d * 1_000_000).rounded() / 1_000_000)
     }

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Expands what the user named into the list of source files of a batch, and splits it into shards.
+public enum BatchInputs {
+    /// Extensions treated as media when walking a directory.
+    public static let mediaExtensions: Set<String> = [
+        "mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "ts", "m2ts", "mts", "mpg", "mpeg", "flv", "3gp", "3g2",
+        "wmv", "asf", "ogv", "vob", "dv", "mxf", "jpg", "jpeg", "png", "webp", "gif", "bmp", "tif", "tiff", "heic", "avif",
+    ]
+
+    /// Files from `arguments`: a file; a directory (recursive, media extensions only, hidden entries skipped,
+    /// sorted); `@list.txt` (one path per line); `-` (paths on standard input, read via `readLine`).
+    /// Missing paths are kept, so the batch reports them as failures.
+    public static func expand(_ arguments: [String], readLine: () -> String? = { Swift.readLine() }) -> [String] {
+        var out: [String] = []
+        for arg in arguments {
+            if arg == "-" {
+                while let line = readLine() {
+                    let t = line.trimmingCharacters(in: .whitespaces)
+                    if !t.isEmpty { out += expand([t]) }
+                }
+            } else if arg.hasPrefix("@") {
+                let listPath = String(arg.dropFirst())
+                let text = (try? String(contentsOfFile: listPath, encoding: .utf8)) ?? ""
+                let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                out += expand(lines.filter { !$0.isEmpty && !$0.hasPrefix("#") })
+            } else {
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir.boolValue {
+                    out += walk(arg)
+                } else {
+                    out.append(arg)
+                }
+            }
+        }
+        return out
+    }
+
+    static func walk(_ dir: String) -> [String] {
+        guard let e = FileManager.default.enumerator(atPath: dir) else { return [] }
+        var files: [String] = []
+        while let rel = e.nextObject() as? String {
+            let name = (rel as NSString).lastPathComponent
+            if name.hasPrefix(".") { e.skipDescendants(); continue }
+            let full = (dir as NSString).appendingPathComponent(rel)
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue else { continue }
+            if mediaExtensions.contains((name as NSString).pathExtension.lowercased()) { files.append(full) }
+        }
+        return files.sorted()
+    }
+
+    /// Which of `count` shards `path` belongs to: a stable hash (FNV-1a, 64-bit) of the file's absolute, standardised
+    /// path — independent of argument order, machine and run, so `--shard K/N` for K in 0..<N covers every file once.
+    public static func shard(of path: String, count: Int) -> Int {
+        precondition(count > 0)
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in absolute.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return Int(h % UInt64(count))
+    }
+}

@@ -1,0 +1,281 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+import Synchronization
+
+/// Settings of a batch thumbnail run (`scrub thumbs`).
+public struct BatchOptions: Sendable {
+    public var outputDirectory: String
+    public var times: BatchTimes = .count(10)
+    public var maximumSize: MaximumSize = .longestSide(320)
+    public var format: ImageFormat = .jpeg
+    public var quality = 85
+    public var toleranceBefore: MediaTime = ThumbnailGenerator.defaultToleranceBefore
+    public var toleranceAfter: MediaTime = .zero
+    public var nameTemplate = BatchNaming.defaultTemplate
+    /// Files processed at once; each holds one decoder.
+    public var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Skip files whose outputs from an earlier run with the same settings are complete and valid.
+    public var resume = false
+    /// One contact sheet per file instead of separate thumbnails.
+    public var sheet: (columns: Int, rows: Int)? = nil
+    /// Sprites plus a WebVTT thumbnail track per file instead of separate thumbnails.
+    public var vtt = false
+    public var pixelLimit = MediaInspector.defaultPixelLimit
+
+    public init(outputDirectory: String) { self.outputDirectory = outputDirectory }
+
+    /// Identifies the settings that decide the outputs, so `--resume` never reuses work done differently.
+    var signature: String {
+        let t: String
+        switch times {
+        case .count(let n): t = "count:\(n)"
+        case .every(let s): t = "every:\(s.value)/\(s.timescale)"
+        case .at(let l): t = "at:" + l.map(\.description).joined(separator: ",")
+        }
+        let size: String
+        switch maximumSize {
+        case .unscaled: size = "full"
+        case .longestSide(let n): size = "long:\(n)"
+        case .box(let w, let h): size = "box:\(w)x\(h)"
+        }
+        let s = sheet.map { "\($0.columns)x\($0.rows)" } ?? "-"
+        return [t, size, format.rawValue, String(quality), toleranceBefore.description, toleranceAfter.description,
+                nameTemplate, s, String(vtt)].joined(separator: "|")
+    }
+}
+
+/// One thumbnail in the manifest.
+public struct BatchRecord: Sendable {
+    public var source: String
+    public var index: Int
+    public var requestedTime: Double
+    public var actualTime: Double
+    /// The file (with a `#xywh=` fragment for sprite tiles).
+    public var output: String
+    public var width: Int
+    public var height: Int
+
+    public var json: JSON {
+        .object([("source", .string(source)), ("index", .int(index)), ("requestedTime", .seconds(requestedTime)),
+                 ("actualTime", .seconds(actualTime)), ("output", .string(output)), ("width", .int(width)), ("height", .int(height))])
+    }
+}
+
+/// What happened to one source file.
+public struct BatchFileResult: Sendable {
+    public var source: String
+    public var records: [BatchRecord] = []
+    /// Failures: the whole file (index nil) or single times.
+    public var errors: [(index: Int?, error: MediaError)] = []
+    /// Served from an earlier run (`--resume`).
+    public var resumed = false
+    public var seconds: Double = 0
+    public var failed: Bool { !errors.isEmpty }
+}
+
+/// Runs a batch: files in parallel (`jobs` at once, one open per file, GOP-aware times), outputs written
+/// atomically, progress reported per file, resumable.
+public final class BatchRunner: Sendable {
+    public let options: BatchOptions
+    private let stateFile: String
+    private let state: Mutex<[String: (signature: String, records: [BatchRecord])]>
+
+    /// Name of the resume journal kept in the output directory.
+    public static let stateFileName = ".scrub-thumbs.state.jsonl"
+
+    public init(options: BatchOptions) throws {
+        self.options = options
+        do {
+            try FileManager.default.createDirectory(atPath: options.outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw MediaError(.writeFailed, path: options.outputDirectory, "cannot create the output directory")
+        }
+        stateFile = (options.outputDirectory as NSString).appendingPathComponent(BatchRunner.stateFileName)
+        state = Mutex(options.resume ? BatchRunner.loadState(stateFile) : [:])
+        BatchRunner.removeStaleTemporaryFiles(in: options.outputDirectory)
+    }
+
+    /// Processes `sources` (all of them: shard first if needed). `allSources` decides output names (collisions),
+    /// so pass the unsharded list. Callbacks arrive on worker threads, serialised.
+    public func run(sources: [String], allSources: [String], onStart: @Sendable @escaping (String) -> Void,
+                    onFinish: @Sendable @escaping (BatchFileResult) -> Void) {
+        let naming = BatchNaming(template: options.nameTemplate, allSources: allSources)
+        let next = Atomic<Int>(0)
+        let report = Mutex(())
+        let jobs = max(1, min(options.jobs, sources.count))
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < sources.count else { return }
+                report.withLock { _ in onStart(sources[i]) }
+                let result = process(sources[i], naming: naming)
+                report.withLock { _ in onFinish(result) }
+            }
+        }
+    }
+
+    /// One file, start to finish.
+    func process(_ source: String, naming: BatchNaming) -> BatchFileResult {
+        let began = Date()
+        var result = BatchFileResult(source: source)
+        let key = URL(fileURLWithPath: source).standardizedFileURL.path
+        if options.resume, let done = state.withLock({ $0[key] }), done.signature == options.signature,
+           done.records.allSatisfy({ BatchRunner.isValidOutput(path: outputPath($0.output), format: options.format) }) {
+            result.records = done.records
+            result.resumed = true
+            return result
+        }
+        var gen = ThumbnailGenerator(path: source)
+        gen.maximumSize = options.maximumSize
+        gen.requestedTimeToleranceBefore = options.toleranceBefore
+        gen.requestedTimeToleranceAfter = options.toleranceAfter
+        gen.pixelLimit = options.pixelLimit
+        let plan = options.sheet.map { BatchTimes.count($0.columns * $0.rows) } ?? options.times
+        do {
+            let (timeline, results) = try gen.generate(planning: { t in
+                if t.isStill { return [.absolute(.zero)] }
+                guard let times = plan.times(start: t.start, duration: t.duration) else {
+                    throw MediaError(.invalidRequest, path: source, "duration unknown: use --at with absolute times")
+                }
+                return times
+            })
+            var good: [(Int, Thumbnail)] = []
+            for r in results {
+                switch r.result {
+                case .success(let t): good.append((r.index, t))
+                case .failure(let e): result.errors.append((r.index, e))
+                }
+            }
+            if let sheet = options.sheet {
+                try writeSheet(good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, into: &result)
+            } else if options.vtt {
+                try writeVTT(good, timeline: timeline, source: source, naming: naming, into: &result)
+            } else {
+                for (index, t) in good {
+                    let name = naming.name(source: source, index: index, seconds: t.requestedTime.seconds, ext: options.format.fileExtension)
+                    try AtomicFile.write(t.encoded(as: options.format, quality: options.quality), to: outputPath(name))
+                    result.records.append(record(source, index, t, output: name))
+                }
+            }
+        } catch let e as MediaError {
+            result.errors.append((nil, e))
+        } catch {
+            result.errors.append((nil, MediaError(.decodeFailed, path: source, "\(error)")))
+        }
+        if !result.failed { remember(key, result.records) }
+        result.seconds = Date().timeIntervalSince(began)
+        return result
+    }
+
+    private func record(_ source: String, _ index: Int, _ t: Thumbnail, output: String) -> BatchRecord {
+        BatchRecord(source: source, index: index, requestedTime: t.requestedTime.seconds, actualTime: t.actualTime.seconds,
+                    output: output, width: t.image.width, height: t.image.height)
+    }
+
+    private func outputPath(_ name: String) -> String {
+        let file = name.split(separator: "#").first.map(String.init) ?? name
+        return (options.outputDirectory as NSString).appendingPathComponent(file)
+    }
+
+    private func writeSheet(_ good: [(Int, Thumbnail)], columns: Int, timeline: ThumbnailGenerator.Timeline, source: String,
+                            naming: BatchNaming, into result: inout BatchFileResult) throws {
+        guard !good.isEmpty else { return }
+        let file = (source as NSString).lastPathComponent
+        var header = file
+        if timeline.duration.isNumeric { header += "  " + timeline.duration.formatted(fractionDigits: 1) }
+        header += "  \(timeline.displayWidth)×\(timeline.displayHeight)  \(timeline.codec)"
+        let sheet = ImageComposer.contactSheet(good.map { ($0.1.image, $0.1.actualTime) }, columns: columns, header: header)
+        let name = naming.name(source: source, index: 0, seconds: nil, ext: options.format.fileExtension)
+            .replacingOccurrences(of: "-0.", with: "-sheet.")
+        try AtomicFile.write(ImageEncoder.encode(sheet, as: options.format, quality: options.quality), to: outputPath(name))
+        for (index, t) in good { result.records.append(record(source, index, t, output: name)) }
+    }
+
+    /// Sprites of at most 10×10 tiles, and a track whose cue i spans [time_i, time_i+1) on a timeline starting at 0.
+    private func writeVTT(_ good: [(Int, Thumbnail)], timeline: ThumbnailGenerator.Timeline, source: String,
+                          naming: BatchNaming, into result: inout BatchFileResult) throws {
+        guard !good.isEmpty else { return }
+        let perSprite = 100
+        let base = naming.name(source: source, index: 0, seconds: nil, ext: "vtt").replacingOccurrences(of: "-0.vtt", with: "")
+        var cues: [(start: Double, end: Double, target: String)] = []
+        let start = timeline.start.isNumeric ? timeline.start.seconds : 0
+        let end = timeline.duration.isNumeric ? timeline.duration.seconds : (good.last!.1.requestedTime.seconds - start + 1)
+        for chunkStart in stride(from: 0, to: good.count, by: perSprite) {
+            let chunk = Array(good[chunkStart..<min(good.count, chunkStart + perSprite)])
+            let (sprite, rects) = ImageComposer.sprite(chunk.map(\.1.image), columns: 10)
+            let spriteName = "\(base)-sprite-\(chunkStart / perSprite).\(options.format.fileExtension)"
+            try AtomicFile.write(ImageEncoder.encode(sprite, as: options.format, quality: options.quality), to: outputPath(spriteName))
+            for (k, (index, t)) in chunk.enumerated() {
+                let r = rects[k]
+                let target = "\(spriteName)#xywh=\(r.x),\(r.y),\(r.w),\(r.h)"
+                let cueStart = t.requestedTime.seconds - start
+                let globalNext = chunkStart + k + 1
+                let cueEnd = globalNext < good.count ? good[globalNext].1.requestedTime.seconds - start : max(end, cueStart + 0.001)
+                cues.append((cueStart, cueEnd, target))
+                result.records.append(record(source, index, t, output: target))
+            }
+        }
+        try AtomicFile.write(Array(WebVTT.track(cues).utf8), to: outputPath(base + ".vtt"))
+    }
+
+    // MARK: - Resume journal
+
+    private func remember(_ key: String, _ records: [BatchRecord]) {
+        let line = JSON.object([("source", .string(key)), ("signature", .string(options.signature)),
+                                ("records", .array(records.map(\.json)))]).text + "\n"
+        state.withLock { s in
+            s[key] = (options.signature, records)
+            // O_APPEND: each line lands whole; a crash loses at most the line being written, whose outputs are
+            // then simply redone.
+            let fd = open(stateFile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { return }
+            _ = line.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+        }
+    }
+
+    static func loadState(_ path: String) -> [String: (signature: String, records: [BatchRecord])] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        var out: [String: (signature: String, records: [BatchRecord])] = [:]
+        for line in text.split(separator: "\n") {
+            guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let source = obj["source"] as? String, let sig = obj["signature"] as? String,
+                  let recs = obj["records"] as? [[String: Any]] else { continue }
+            let records = recs.compactMap { r -> BatchRecord? in
+                guard let s = r["source"] as? String, let i = r["index"] as? Int, let o = r["output"] as? String,
+                      let w = r["width"] as? Int, let h = r["height"] as? Int else { return nil }
+                return BatchRecord(source: s, index: i, requestedTime: (r["requestedTime"] as? Double) ?? 0,
+                                   actualTime: (r["actualTime"] as? Double) ?? 0, output: o, width: w, height: h)
+            }
+            out[source] = (sig, records)
+        }
+        return out
+    }
+
+    /// An output counts as done when it exists, is non-empty and starts with its format's signature.
+    public static func isValidOutput(path: String, format: ImageFormat) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        guard let head = try? h.read(upToCount: 12), head.count >= 4 else { return false }
+        let b = [UInt8](head)
+        if path.hasSuffix(".vtt") { return b.starts(with: Array("WEBV".utf8)) }
+        switch format {
+        case .png: return b.starts(with: [0x89, 0x50, 0x4E, 0x47])
+        case .jpeg: return b.starts(with: [0xFF, 0xD8])
+        case .webp: return b.count >= 12 && Array(b[8..<12]) == Array("WEBP".utf8)
+        }
+    }
+
+    /// Deletes temporary files left by a killed run (AtomicFile's `.NAME.PID.RANDOM.tmp` whose process is gone).
+    static func removeStaleTemporaryFiles(in dir: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for n in names where n.hasPrefix(".") && n.hasSuffix(".tmp") {
+            let parts = n.split(separator: ".")
+            guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                unlink((dir as NSString).appendingPathComponent(n))
+            }
+        }
+    }
+}

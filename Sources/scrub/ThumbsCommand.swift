@@ -1,0 +1,136 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+import ScrubKit
+import ScrubTerminal
+import Synchronization
+
+/// `scrub thumbs INPUT... --out DIR`
+enum ThumbsCommand {
+    static let spec = CommandSpec(
+        name: "thumbs",
+        abstract: "Extract thumbnails from many files: one open per file, files in parallel, a progress bar, a JSON manifest.",
+        usage: "scrub thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--shard K/N] [--sheet CxR | --vtt]",
+        options: [
+            OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Output directory (created if needed). Default: thumbs"),
+            OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "N thumbnails evenly spread, avoiding the very first and last frames (default 10)."),
+            OptionSpec(names: ["--every"], takesValue: true, valueName: "T", help: "One thumbnail every T (e.g. 10s, 500ms)."),
+            OptionSpec(names: ["--at"], takesValue: true, valueName: "T1,T2", help: "These times (12.5s, 1:02, 50%, …), comma-separated."),
+        ] + OutputOptions.specs + [
+            OptionSpec(names: ["--exact"], takesValue: false, help: "Frame-exact times (decodes from the keyframe before each)."),
+            OptionSpec(names: ["--fast"], takesValue: false, help: "Keyframes at or before each time (fastest)."),
+            OptionSpec(names: ["--tolerance"], takesValue: true, valueName: "T", help: "Accept a frame up to T before each time (default 1s)."),
+            OptionSpec(names: ["--name"], takesValue: true, valueName: "TEMPLATE", help: "Output names; {stem} {name} {srcext} {index} {index1} {time} {ext}. Default {name}-{index}.{ext}"),
+            OptionSpec(names: ["-j", "--jobs"], takesValue: true, valueName: "N", help: "Files at once (default: number of cores)."),
+            OptionSpec(names: ["--json"], takesValue: true, valueName: "FILE|-", help: "JSON-lines manifest: a record per thumbnail or failure, then a summary."),
+            OptionSpec(names: ["--resume"], takesValue: false, help: "Skip files whose outputs from an earlier run with the same settings are complete."),
+            OptionSpec(names: ["--shard"], takesValue: true, valueName: "K/N", help: "Process only shard K of N (stable hash of each path), for parallel jobs."),
+            OptionSpec(names: ["--sheet"], takesValue: true, valueName: "CxR", help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
+            OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews)."),
+            OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
+            OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
+        ],
+        discussion: """
+        INPUT is a file, a directory (searched recursively for media files), @LIST (one path per line) or - (paths on
+        standard input). Bad files are reported and skipped; the exit status is 1 when anything failed.
+        Outputs are written atomically; a run killed at any point leaves no partial file, and --resume finishes it.
+        """)
+
+    static func run(_ args: [String]) throws -> Int32 {
+        let p = try ParsedArguments(args, spec: spec)
+        guard !p.positional.isEmpty else { throw UsageError(message: "no input given", command: "thumbs") }
+        let out = try OutputOptions(p, command: "thumbs")
+        var opts = BatchOptions(outputDirectory: p.value("--out") ?? "thumbs")
+        opts.maximumSize = out.maximumSize
+        opts.format = out.format ?? .jpeg
+        opts.quality = out.quality
+        if let t = p.value("--name") { opts.nameTemplate = t }
+        if let j = try p.int("--jobs", in: 1...256, command: "thumbs") { opts.jobs = j }
+        if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumbs") { opts.pixelLimit = n }
+        opts.resume = p.flag("--resume")
+        opts.vtt = p.flag("--vtt")
+
+        let timeOptions = [p.value("--count") != nil, p.value("--every") != nil, p.value("--at") != nil].filter { $0 }.count
+        if timeOptions > 1 { throw UsageError(message: "choose one of --count, --every, --at", command: "thumbs") }
+        if let n = try p.int("--count", in: 1...10_000, command: "thumbs") { opts.times = .count(n) }
+        if let e = p.value("--every") {
+            guard case .absolute(let t)? = try? TimeExpression(parsing: e), t > .zero else {
+                throw UsageError(message: "--every expects a duration such as 10s or 500ms, got '\(e)'", command: "thumbs")
+            }
+            opts.times = .every(t)
+        }
+        if let a = p.value("--at") {
+            do { opts.times = .at(try a.split(separator: ",").map { try TimeExpression(parsing: String($0)) }) }
+            catch let e as TimeExpressionError { throw UsageError(message: e.description, command: "thumbs") }
+        }
+        let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
+        if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumbs") }
+        if p.flag("--exact") { opts.toleranceBefore = .zero; opts.toleranceAfter = .zero }
+        if p.flag("--fast") { opts.toleranceBefore = .positiveInfinity; opts.toleranceAfter = .positiveInfinity }
+        if let tol = p.value("--tolerance") {
+            guard case .absolute(let t)? = try? TimeExpression(parsing: tol) else {
+                throw UsageError(message: "--tolerance expects a duration such as 0.5s, got '\(tol)'", command: "thumbs")
+            }
+            opts.toleranceBefore = t
+        }
+        if let s = p.value("--sheet") {
+            let parts = s.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, (1...20).contains(parts[0]), (1...20).contains(parts[1]) else {
+                throw UsageError(message: "--sheet expects COLSxROWS such as 4x3, got '\(s)'", command: "thumbs")
+            }
+            opts.sheet = (parts[0], parts[1])
+        }
+        if opts.sheet != nil && opts.vtt { throw UsageError(message: "choose one of --sheet and --vtt", command: "thumbs") }
+        var shard: (k: Int, n: Int)? = nil
+        if let s = p.value("--shard") {
+            let parts = s.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, parts[0] >= 0, parts[0] < parts[1] else {
+                throw UsageError(message: "--shard expects K/N with 0 ≤ K < N, got '\(s)'", command: "thumbs")
+            }
+            shard = (parts[0], parts[1])
+        }
+
+        let all = BatchInputs.expand(p.positional)
+        let mine = shard.map { s in all.filter { BatchInputs.shard(of: $0, count: s.n) == s.k } } ?? all
+        let runner: BatchRunner
+        do { runner = try BatchRunner(options: opts) } catch let e as MediaError { printError("scrub: \(e)"); return 1 }
+
+        let manifestTarget = p.value("--json")
+        let manifest = Mutex<[BatchFileResult]>([])
+        let progress = BatchProgress(total: mine.count, quiet: p.flag("--quiet"))
+        let streamToStdout = manifestTarget == "-"
+        runner.run(sources: mine, allSources: all, onStart: { progress.started($0) }, onFinish: { r in
+            progress.finished(r)
+            if streamToStdout { for line in lines(r) { printOut(line) } }
+            manifest.withLock { $0.append(r) }
+        })
+        progress.finish()
+        let results = manifest.withLock { $0 }
+        let failed = results.filter(\.failed).count
+        let summary = JSON.object([("summary", .object([
+            ("files", .int(results.count)), ("failed", .int(failed)),
+            ("thumbnails", .int(results.reduce(0) { $0 + $1.records.count })),
+            ("shard", shard.map { .string("\($0.k)/\($0.n)") } ?? .null),
+        ]))]).text
+        if streamToStdout {
+            printOut(summary)
+        } else if let target = manifestTarget {
+            // Files in input order, thumbnails by index: the same manifest whatever the parallel schedule.
+            let order = Dictionary(mine.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            let sorted = results.sorted { (order[$0.source] ?? 0) < (order[$1.source] ?? 0) }
+            let text = (sorted.flatMap(lines) + [summary]).joined(separator: "\n") + "\n"
+            do { try AtomicFile.write(Array(text.utf8), to: target) } catch { printError("scrub: \(error)"); return 1 }
+        }
+        return failed > 0 ? 1 : 0
+    }
+
+    /// Manifest lines of one file: a record per thumbnail, then its failures.
+    static func lines(_ r: BatchFileResult) -> [String] {
+        r.records.sorted { $0.index < $1.index }.map(\.json.text) + r.errors.map { e in
+            var fields: [(String, JSON)] = [("source", .string(r.source))]
+            if let i = e.index { fields.append(("index", .int(i))) }
+            fields.append(("error", .string(e.error.description)))
+            return JSON.object(fields).text
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// `scrub thumbs` end to end on the bundled samples (always present) and the corpus (when present).
+@Suite struct BatchTests {
+    let samples = Scrub.packageRoot.appendingPathComponent("samples")
+
+    func tempDir() throws -> URL {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    func images(_ dir: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test func manifestMatchesOutputsAndGoesPastBadFiles() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let bad = t.appendingPathComponent("broken.mp4")
+        try Data("not a video at all".utf8).write(to: bad)
+        let out = t.appendingPathComponent("out"), manifest = t.appendingPathComponent("m.jsonl")
+        let r = try Scrub.run(["thumbs", samples.path, bad.path, "--count", "3", "--max-size", "64", "--out", out.path, "--json", manifest.path])
+        #expect(r.status == 1, "a bad file must make the status non-zero")
+        let lines = Scrub.jsonLines(try String(contentsOf: manifest, encoding: .utf8))
+        let records = lines.filter { $0["output"] != nil }
+        let failures = lines.filter { $0["error"] != nil }
+        // 4 videos × 3 + 2 stills × 1
+        #expect(records.count == 14)
+        #expect(failures.count == 1 && (failures[0]["source"] as? String)?.hasSuffix("broken.mp4") == true)
+        #expect(Set(records.compactMap { $0["output"] as? String }) == Set(images(out)))
+        for rec in records {
+            #expect(rec["actualTime"] is Double || rec["actualTime"] is Int)
+            let w = rec["width"] as? Int ?? 0, h = rec["height"] as? Int ?? 0
+            #expect(max(w, h) <= 64 && min(w, h) > 0)
+        }
+        #expect((lines.last?["summary"] as? [String: Any])?["failed"] as? Int == 1)
+    }
+
+    @Test func progressOffATerminalHasNoEscapeCodes() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let r = try Scrub.run(["thumbs", samples.path, "--count", "2", "--max-size", "48", "--out", t.path])
+        #expect(r.status == 0)
+        #expect(!r.stderr.contains("\u{1B}") && !r.stdout.contains("\u{1B}"))
+        #expect(r.stderr.contains("[6/6]"))
+        let quiet = try Scrub.run(["thumbs", samples.path, "--count", "2", "--max-size", "48", "--out", t.path, "--quiet"])
+        #expect(quiet.stderr.isEmpty)
+    }
+
+    @Test func shardsTogetherMakeTheWhole() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let args = ["thumbs", samples.path, "--count", "2", "--max-size", "48", "-q"]
+        _ = try Scrub.run(args + ["--out", t.appendingPathComponent("all").path])
+        var union: [String] = []
+        for k in 0..<3 {
+            _ = try Scrub.run(args + ["--out", t.appendingPathComponent("s\(k)").path, "--shard", "\(k)/3"])
+            union += images(t.appendingPathComponent("s\(k)"))
+        }
+        #expect(union.sorted() == images(t.appendingPathComponent("all")))
+        #expect(Set(union).count == union.count, "no file in two shards")
+        let bad = try Scrub.run(args + ["--out", t.path, "--shard", "3/3"])
+        #expect(bad.status == 64)
+    }
+
+    @Test func killedRunLeavesNoPartialFileAndResumeFinishesIt() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let out = t.appendingPathComponent("out")
+        let args = ["thumbs", samples.path, "--count", "30", "--exact", "--max-size", "160", "--format", "png", "--jobs", "1", "-q", "--out", out.path]
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Scrub.binary)
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Kill as soon as some outputs exist.
+        let deadline = Date().addingTimeInterval(30)
+        while images(out).count < 5 && Date() < deadline && p.isRunning { usleep(20_000) }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let partial = images(out)
+        // Every file that exists is a complete PNG.
+        for f in partial {
+            let d = try Data(contentsOf: out.appendingPathComponent(f))
+            #expect(d.starts(with: [0x89, 0x50, 0x4E, 0x47]) && d.count > 100, "\(f) is partial")
+        }
+        let resumed = try Scrub.run(args + ["--resume"])
+        #expect(resumed.status == 0)
+        let whole = t.appendingPathComponent("whole")
+        _ = try Scrub.run(args.map { $0 == out.path ? whole.path : $0 })
+        #expect(images(out) == images(whole))
+        #expect(images(out).count == 4 * 30 + 2)
+        let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix(".tmp") }
+        #expect(hidden.isEmpty, "temporary files left: \(hidden)")
+        // A finished run resumed again rewrites nothing.
+        let before = try images(out).map { try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent($0).path)[.modificationDate] as! Date }
+        _ = try Scrub.run(args + ["--resume"])
+        let after = try images(out).map { try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent($0).path)[.modificationDate] as! Date }
+        #expect(before == after)
+    }
+
+    @Test func contactSheetHasTheGrid() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let r = try Scrub.run(["thumbs", samples.appendingPathComponent("h264_gop2s.mp4").path, "--sheet", "4x3", "--max-size", "100",
+                               "--format", "png", "--out", t.path, "--json", "-", "-q"])
+        #expect(r.status == 0)
+        let recs = Scrub.jsonLines(r.stdout).filter { $0["output"] != nil }
+        #expect(recs.count == 12)
+        let files = images(t)
+        #expect(files == ["h264_gop2s.mp4-sheet.png"])
+        // PNG IHDR: width and height big-endian at bytes 16 and 20.
+        let d = [UInt8](try Data(contentsOf: t.appendingPathComponent(files[0])))
+        let w = Int(d[16]) << 24 | Int(d[17]) << 16 | Int(d[18]) << 8 | Int(d[19])
+        let h = Int(d[20]) << 24 | Int(d[21]) << 16 | Int(d[22]) << 8 | Int(d[23])
+        // 4 tiles of 100 px + 3 gaps of 6 + 2 margins of 10; 3 rows of 56 px + 2 gaps + margins + header.
+        #expect(w == 4 * 100 + 3 * 6 + 20)
+        #expect(h > 3 * 56 + 2 * 6 + 20)
+    }
+
+    @Test func webVTTTrackParses() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let r = try Scrub.run(["thumbs", samples.appendingPathComponent("h264_gop2s.mp4").path, "--every", "0.5s", "--vtt",
+                               "--max-size", "64", "--out", t.path, "-q"])
+        #expect(r.status == 0)
+        let vtt = try String(contentsOf: t.appendingPathComponent("h264_gop2s.mp4.vtt"), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT\n"))
+        let sprite = [UInt8](try Data(contentsOf: t.appendingPathComponent("h264_gop2s.mp4-sprite-0.jpg")))
+        #expect(sprite.starts(with: [0xFF, 0xD8]))
+        var previousEnd = -1.0, cues = 0
+        func secs(_ s: Substring) -> Double {
+            let p = s.split(separator: ":").map { Double($0)! }
+            return p[0] * 3600 + p[1] * 60 + p[2]
+        }
+        let blocks = vtt.components(separatedBy: "\n\n").dropFirst()
+        for b in blocks {
+            let lines = b.split(separator: "\n")
+            let times = lines[0].components(separatedBy: " --> ")
+            let (s, e) = (secs(Substring(times[0])), secs(Substring(times[1])))
+            #expect(s >= previousEnd - 1e-9 && e > s)
+            previousEnd = e
+            let frag = lines[1].split(separator: "=")[1].split(separator: ",").map { Int($0)! }
+            #expect(frag[0] + frag[2] <= 64 * 10 && frag[1] + frag[3] <= 64 * 2)
+            cues += 1
+        }
+        #expect(cues == 16)
+    }
+
+    @Test func listAndStdinInputs() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let list = t.appendingPathComponent("list.txt")
+        try (samples.appendingPathComponent("vfr.mp4").path + "\n# comment\n" + samples.appendingPathComponent("image.png").path + "\n").write(to: list, atomically: true, encoding: .utf8)
+        let r = try Scrub.run(["thumbs", "@" + list.path, "--count", "1", "--out", t.appendingPathComponent("a").path, "-q"])
+        #expect(r.status == 0)
+        #expect(images(t.appendingPathComponent("a")).count == 2)
+        let s = try Scrub.run(["thumbs", "-", "--count", "1", "--out", t.appendingPathComponent("b").path, "-q"],
+                              stdin: samples.appendingPathComponent("vfr.mp4").path + "\n")
+        #expect(s.status == 0)
+        #expect(images(t.appendingPathComponent("b")) == ["vfr.mp4-0.jpg"])
+    }
+}
