@@ -89,6 +89,30 @@ final class FrameExtractor {
         return try exactFrame(at: time)
     }
 
+    /// The frame after the last one returned, continuing the forward decode (playback). Needs a prior exact
+    /// request to have positioned the decoder; nil at the end of the stream.
+    func next() throws -> Found? {
+        guard positioned, !source.isStill else { return nil }
+        if hasPeek {
+            swap(&last, &peek)
+            lastTime = peekTime
+            hasLast = true
+            hasPeek = false
+        } else {
+            guard let f = try decodeNext() else { atEnd = true; return nil }
+            var t = decoder.time(of: f)
+            if !t.isNumeric { t = hasLast ? lastTime : source.start }
+            last.take(from: f)
+            lastTime = t
+            hasLast = true
+        }
+        lastReturned = lastTime
+        return Found(frame: last, time: lastTime, reused: false)
+    }
+
+    /// Whether forward decoding can continue from the last result (false after a keyframe-only seek).
+    var canContinue: Bool { positioned }
+
     // MARK: - Stills
 
     private func stillFrame() throws -> Found {

@@ -163,21 +163,9 @@ public struct ThumbnailGenerator: Sendable {
 
     /// Scales straight from the decoder's YUV to the output size in one pass, then rotates the small picture.
     private func makeThumbnail(_ found: FrameExtractor.Found, scaler: Scaler, facts: StreamFacts) throws -> Thumbnail {
-        let frame = found.frame
-        let orientation = facts.orientation != .identity ? facts.orientation : (frame.displayOrientation ?? .identity)
-        // The decoded picture may be smaller than the stream says (lowres); SAR still applies to its shape.
-        let (dw, dh) = VideoInfo.displaySize(width: frame.width, height: frame.height, sar: facts.sampleAspectRatio, rotation: 0)
-        let fullW = facts.width > 0 ? VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0).0 : dw
-        let fullH = facts.height > 0 ? facts.height : dh
-        let rotate = appliesPreferredTrackTransform && orientation != .identity
-        let upright = rotate ? orientation.displaySize(width: fullW, height: fullH) : (fullW, fullH)
-        var out = maximumSize.fit(width: upright.0, height: upright.1, allowsUpscaling: allowsUpscaling)
-        if maximumSize == .unscaled { out = rotate ? orientation.displaySize(width: dw, height: dh) : (dw, dh) }
-        let stored = rotate && orientation.swapsDimensions ? (out.1, out.0) : (out.0, out.1)
-        var image: RGBImage
-        do { image = try scaler.rgb(from: frame, width: stored.0, height: stored.1) }
-        catch { throw MediaError(.decodeFailed, path: path, "cannot convert the picture: \(error)") }
-        if rotate { image = image.applying(orientation) }
+        let (image, orientation) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: maximumSize,
+                                                           allowsUpscaling: allowsUpscaling, appliesTransform: appliesPreferredTrackTransform,
+                                                           path: path)
         return Thumbnail(requestedTime: found.time, actualTime: found.time, image: image, orientation: orientation, isExact: false)
     }
 

@@ -1,0 +1,183 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+import Synchronization
+
+/// A player pipeline that decodes a file with FFmpeg on a thread of its own (which owns every FFmpeg object),
+/// into a small bounded queue of frames already scaled to the display size. Seeks supersede each other.
+public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
+    private struct SeekRequest {
+        var time: MediaTime
+        var before: MediaTime
+        var after: MediaTime
+        var done: @Sendable (MediaTime?) -> Void
+    }
+
+    private struct Shared {
+        var seek: SeekRequest? = nil
+        var frames: [VideoFrame] = []
+        var outputWidth = 0
+        var outputHeight = 0
+        var closed = false
+        var endOfStream = false
+        var shown = 0
+        var dropped = 0
+        /// Bumped by each seek so a frame decoded for an older position is never queued.
+        var generation = 0
+    }
+
+    /// Frames decoded ahead of display. Small: memory stays bounded by the display size.
+    public static let queueCapacity = 6
+
+    private let path: String
+    private let shared = Mutex(Shared())
+    private let wake = DispatchSemaphore(value: 0)
+
+    public init(path: String) { self.path = path }
+
+    public func load(_ done: @escaping @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
+        let thread = Thread { [self] in run(done) }
+        thread.name = "scrubkit.decode"
+        thread.start()
+    }
+
+    public func seek(to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime,
+                     _ done: @escaping @Sendable (MediaTime?) -> Void) {
+        let superseded = shared.withLock { s -> (@Sendable (MediaTime?) -> Void)? in
+            let old = s.seek?.done
+            s.seek = SeekRequest(time: time, before: toleranceBefore, after: toleranceAfter, done: done)
+            s.generation += 1
+            s.frames.removeAll()
+            s.endOfStream = false
+            return old
+        }
+        superseded?(nil)
+        wake.signal()
+    }
+
+    public func takeFrame(atOrBefore time: MediaTime) -> VideoFrame? {
+        let f = shared.withLock { s -> VideoFrame? in
+            guard let i = s.frames.lastIndex(where: { $0.time <= time }) else { return nil }
+            let frame = s.frames[i]
+            s.dropped += i          // older frames never shown: late
+            s.shown += 1
+            s.frames.removeFirst(i + 1)
+            return frame
+        }
+        if f != nil { wake.signal() }
+        return f
+    }
+
+    public func setOutputSize(width: Int, height: Int) {
+        shared.withLock { s in
+            s.outputWidth = max(0, width)
+            s.outputHeight = max(0, height)
+        }
+        wake.signal()
+    }
+
+    public var frameStatistics: (shown: Int, dropped: Int) { shared.withLock { ($0.shown, $0.dropped) } }
+
+    public func close() {
+        shared.withLock { $0.closed = true }
+        wake.signal()
+    }
+
+    // MARK: - Decode thread
+
+    private func run(_ loaded: @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
+        let source: VideoSource
+        let extractor: FrameExtractor
+        do {
+            source = try VideoSource(path: path, pixelLimit: MediaInspector.defaultPixelLimit)
+            extractor = try FrameExtractor(source: source, threading: .frame(min(2, ProcessInfo.processInfo.activeProcessorCount)),
+                                           lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        } catch let e as MediaError {
+            if e.kind == .noVideo { return runWithoutVideo(loaded) }
+            loaded(.failure(e))
+            return
+        } catch {
+            loaded(.failure(MediaError(.unreadable, path: path, "\(error)")))
+            return
+        }
+        let facts = source.stream
+        let (dw, dh) = VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio,
+                                             rotation: facts.orientation.rotation)
+        let rate = facts.averageFrameRate.num > 0 ? facts.averageFrameRate : facts.frameRate
+        let frameDuration = rate.num > 0 && rate.den > 0 ? MediaTime(value: Int64(rate.den), timescale: rate.num) : MediaTime.invalid
+        loaded(.success(PlayerMediaInfo(start: source.start, duration: source.duration.isNumeric ? source.duration : .indefinite,
+                                        hasVideo: true, displayWidth: dw, displayHeight: dh, frameDuration: frameDuration)))
+        let scaler = Scaler()
+        // Start at the beginning.
+        shared.withLock { s in
+            if s.seek == nil { s.seek = SeekRequest(time: source.start, before: .zero, after: .zero, done: { _ in }) }
+        }
+        while true {
+            let (request, generation, size, room, closed, ended) = shared.withLock { s in
+                let r = s.seek
+                s.seek = nil
+                return (r, s.generation, (s.outputWidth, s.outputHeight), s.frames.count < DecodingPipeline.queueCapacity, s.closed, s.endOfStream)
+            }
+            if closed { return }
+            if let r = request {
+                var landed: MediaTime? = r.time
+                do {
+                    let found = try extractor.frame(at: r.time, toleranceBefore: r.before, toleranceAfter: r.after)
+                    landed = found.time
+                    if size.0 > 0 && size.1 > 0 {
+                        let (img, _) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
+                                                               allowsUpscaling: true, appliesTransform: true, path: path)
+                        push(VideoFrame(time: found.time, image: img), generation: generation)
+                    }
+                    // After a keyframe-only seek the decoder was drained: position it for playing on.
+                    if !extractor.canContinue {
+                        _ = try? extractor.frame(at: found.time, toleranceBefore: .zero, toleranceAfter: .zero)
+                    }
+                } catch {
+                    shared.withLock { $0.endOfStream = true }
+                }
+                r.done(landed)
+                continue
+            }
+            if room && !ended && size.0 > 0 && size.1 > 0 {
+                do {
+                    if let found = try extractor.next() {
+                        let (img, _) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
+                                                               allowsUpscaling: true, appliesTransform: true, path: path)
+                        push(VideoFrame(time: found.time, image: img), generation: generation)
+                    } else {
+                        shared.withLock { $0.endOfStream = true }
+                    }
+                } catch {
+                    shared.withLock { $0.endOfStream = true }
+                }
+                continue
+            }
+            _ = wake.wait(timeout: .now() + .milliseconds(100))
+        }
+    }
+
+    private func push(_ frame: VideoFrame, generation: Int) {
+        shared.withLock { s in
+            guard s.generation == generation else { return }
+            s.frames.append(frame)
+        }
+    }
+
+    /// Audio-only media: the timeline works (seeks land where asked), no pictures.
+    private func runWithoutVideo(_ loaded: @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
+        let info = MediaInspector(verifiesDecoding: false).inspect(path: path)
+        if let e = info.error { loaded(.failure(e)); return }
+        loaded(.success(PlayerMediaInfo(start: info.startTime, duration: info.durationKind == .known ? info.duration : .indefinite, hasVideo: false)))
+        while true {
+            let (request, closed) = shared.withLock { s in
+                let r = s.seek
+                s.seek = nil
+                return (r, s.closed)
+            }
+            if closed { return }
+            if let r = request { r.done(r.time); continue }
+            _ = wake.wait(timeout: .now() + .milliseconds(200))
+        }
+    }
+}

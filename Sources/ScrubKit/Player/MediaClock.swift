@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+
+/// The host clock a player measures playback against. Injected so tests can drive time by hand.
+public protocol MediaClock: AnyObject, Sendable {
+    /// Monotonic seconds since an arbitrary origin.
+    func now() -> Double
+    /// Asks for `wake` to be called at (or soon after) host time `at`; a later request replaces an earlier one.
+    func schedule(at: Double, _ wake: @escaping @Sendable () -> Void)
+}
+
+/// Real time: `CLOCK_MONOTONIC`, wake-ups from a dispatch timer.
+public final class SystemClock: MediaClock, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "scrubkit.clock")
+    /// The pending timer; touched only on `queue`.
+    private var timer: DispatchSourceTimer? = nil
+
+    public init() {}
+
+    public func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    public func schedule(at time: Double, _ wake: @escaping @Sendable () -> Void) {
+        let delay = max(0.002, time - now())   // wake-ups at most every 2 ms, whatever is asked
+        queue.async { [self] in
+            timer?.cancel()
+            let t = DispatchSource.makeTimerSource(queue: queue)
+            t.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
+            t.setEventHandler(handler: wake)
+            timer = t
+            t.resume()
+        }
+    }
+
+    deinit { timer?.cancel() }
+}
+
+/// A clock that moves only when told: `advance(by:)` runs due wake-ups synchronously, so tests are exact.
+public final class ManualClock: MediaClock {
+    private struct State {
+        var time: Double
+        var wake: (at: Double, run: @Sendable () -> Void)?
+    }
+    private let state: Mutex<State>
+
+    public init(start: Double = 0) { state = Mutex(State(time: start, wake: nil)) }
+
+    public func now() -> Double { state.withLock { $0.time } }
+
+    public func schedule(at time: Double, _ wake: @escaping @Sendable () -> Void) {
+        state.withLock { $0.wake = (time, wake) }
+    }
+
+    /// Moves time forward, firing the scheduled wake-up each time it falls due (it may schedule the next).
+    public func advance(by seconds: Double) {
+        let target = state.withLock { $0.time + seconds }
+        while true {
+            let due: (@Sendable () -> Void)? = state.withLock { s in
+                if let w = s.wake, w.at <= target {
+                    s.time = max(s.time, w.at)
+                    s.wake = nil
+                    return w.run
+                }
+                s.time = target
+                return nil
+            }
+            guard let run = due else { return }
+            run()
+        }
+    }
+}

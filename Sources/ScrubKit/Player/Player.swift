@@ -1,0 +1,417 @@
+import Dispatch
+import Foundation
+import MediaTime
+
+/// An AVPlayer-style player: readiness, duration, play/pause/rate against an injected clock, seeks with
+/// tolerances (a newer seek finishes the older with `false`), slider seeks coalesced like Apple's QA1820,
+/// periodic and boundary time observers, end-of-media handling, and frames for display from a pipeline.
+///
+/// All state lives on one serial queue; public calls are synchronous and thread-safe. Callbacks (seek
+/// completions, end of media) run on `callbackQueue`; observers on their own serial queues.
+public final class Player: @unchecked Sendable {
+    /// Readiness, as AVPlayerItem.Status.
+    public enum Status: Sendable, Equatable {
+        case unknown, readyToPlay, failed(MediaError)
+    }
+
+    /// What happens at the end of the media.
+    public enum ActionAtItemEnd: Sendable { case pause, loop }
+
+    private let core = DispatchQueue(label: "scrubkit.player")
+    /// Where seek completions and end-of-media callbacks run.
+    public let callbackQueue = DispatchQueue(label: "scrubkit.player.callbacks")
+    private let clock: MediaClock
+    private let pipeline: PlayerPipeline
+
+    // State (core queue only).
+    private var _status: Status = .unknown
+    private var info: PlayerMediaInfo? = nil
+    private var anchorMedia: MediaTime = .zero
+    private var anchorHost: Double = 0
+    private var _rate: Double = 0
+    /// The rate `play()` uses.
+    private var defaultRate: Double = 1
+    private var lastReported: MediaTime = .zero
+    private var seeking = false
+    private var seekGeneration = 0
+    private var pendingSeekCompletion: (@Sendable (Bool) -> Void)? = nil
+    /// Runs on the core queue when the current seek lands or is replaced (slider coalescing).
+    private var pendingInternalCompletion: ((Bool) -> Void)? = nil
+    private var sliderSeekInFlight = false
+    private var chase: (time: MediaTime, before: MediaTime, after: MediaTime)? = nil
+    private var pendingFraction: (Double, Bool)? = nil
+    private var nextObserverID = 0
+    private var periodic: [Int: PeriodicObserver] = [:]
+    private var boundaries: [Int: BoundaryObserver] = [:]
+    private var endObservers: [Int: ObserverMailbox] = [:]
+    private var readyWaiters: [@Sendable () -> Void] = []
+    private var _actionAtItemEnd: ActionAtItemEnd = .pause
+    private var endCount = 0
+
+    /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:)`` for a file.
+    public init(pipeline: PlayerPipeline, clock: MediaClock = SystemClock()) {
+        self.pipeline = pipeline
+        self.clock = clock
+        pipeline.load { [weak self] result in
+            guard let self else { return }
+            self.core.async { self.loaded(result) }
+        }
+    }
+
+    /// A player decoding `path` with FFmpeg.
+    public convenience init(path: String, clock: MediaClock = SystemClock()) {
+        self.init(pipeline: DecodingPipeline(path: path), clock: clock)
+    }
+
+    deinit { pipeline.close() }
+
+    // MARK: - Readiness and timeline
+
+    public var status: Status { core.sync { _status } }
+
+    /// Indefinite until loaded (and for media without a known length).
+    public var duration: MediaTime { core.sync { info?.duration ?? .indefinite } }
+
+    /// First presentation time of the media.
+    public var startTime: MediaTime { core.sync { info?.start ?? .zero } }
+
+    /// What was learned at load time, nil before.
+    public var mediaInfo: PlayerMediaInfo? { core.sync { info } }
+
+    /// The current media time (held still while a seek is in flight or paused).
+    public var currentTime: MediaTime { core.sync { time(at: clock.now()) } }
+
+    /// 0 when paused. Setting a positive rate plays at it; 0 pauses.
+    public var rate: Double {
+        get { core.sync { _rate } }
+        set { core.sync { setRate(newValue) } }
+    }
+
+    public var actionAtItemEnd: ActionAtItemEnd {
+        get { core.sync { _actionAtItemEnd } }
+        set { core.sync { _actionAtItemEnd = newValue } }
+    }
+
+    /// Whether a seek has not finished yet.
+    public var isSeeking: Bool { core.sync { seeking } }
+
+    /// Calls `body` once the player is ready (or failed): at once if it already is.
+    public func whenReady(_ body: @escaping @Sendable () -> Void) {
+        core.sync {
+            if case .unknown = _status { readyWaiters.append(body) } else { callbackQueue.async(execute: body) }
+        }
+    }
+
+    /// Waits until the player is ready or failed.
+    public func waitUntilReady() async -> Status {
+        await withCheckedContinuation { c in whenReady { c.resume() } }
+        return status
+    }
+
+    /// Plays at the default rate (1, or the last positive rate set).
+    public func play() { core.sync { setRate(defaultRate) } }
+
+    /// Pauses.
+    public func pause() { core.sync { setRate(0) } }
+
+    // MARK: - Seeking
+
+    /// Seeks to `time` (clamped to the media), landing within `[time − before, time + after]`; zero/zero is
+    /// frame-exact. `completion(true)` when it lands, `false` when a newer seek replaced it.
+    public func seek(to time: MediaTime, toleranceBefore: MediaTime = .positiveInfinity,
+                     toleranceAfter: MediaTime = .positiveInfinity, completion: (@Sendable (Bool) -> Void)? = nil) {
+        core.sync { startSeek(time, toleranceBefore, toleranceAfter, completion) }
+    }
+
+    /// `seek(to:toleranceBefore:toleranceAfter:)` as an async call returning `finished`.
+    public func seek(to time: MediaTime, toleranceBefore: MediaTime = .positiveInfinity,
+                     toleranceAfter: MediaTime = .positiveInfinity) async -> Bool {
+        await withCheckedContinuation { c in
+            seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { c.resume(returning: $0) }
+        }
+    }
+
+    /// Seeks to a slider position, coalesced: at most one such seek in flight; newer positions wait as a single
+    /// chase target, sought when the running seek ends. `dragging` seeks loosely (keyframes: fast feedback);
+    /// the final position (`dragging: false`) seeks exactly. Safe before the duration is known (applied on load).
+    public func seek(toFraction fraction: Double, dragging: Bool) {
+        core.sync { sliderSeek(fraction, dragging) }
+    }
+
+    /// Steps `count` frames (negative: back), pausing first; exact seeks by the nominal frame duration.
+    public func step(byFrames count: Int) {
+        core.sync {
+            setRate(0)
+            guard let info, info.frameDuration.isNumeric else { return }
+            let target = anchorMedia + info.frameDuration.multiplied(by: Int32(clamping: count))
+            startSeek(target, .zero, .zero, nil)
+        }
+    }
+
+    // MARK: - Observers
+
+    /// Calls `block` on `queue` (serial) at every multiple of `interval` on the media timeline while playing,
+    /// and whenever time jumps (seek) or playback starts or stops. A busy queue never piles up callbacks: at most
+    /// one is pending, carrying the latest time.
+    public func addPeriodicTimeObserver(forInterval interval: MediaTime, queue: DispatchQueue? = nil,
+                                        using block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
+        precondition(interval.isNumeric && interval > .zero, "the interval must be a positive numeric time")
+        let mailbox = ObserverMailbox(queue: queue ?? DispatchQueue(label: "scrubkit.player.observer"), block: block)
+        return core.sync {
+            nextObserverID += 1
+            periodic[nextObserverID] = PeriodicObserver(interval: interval, mailbox: mailbox)
+            scheduleWake()
+            return TimeObserverToken(id: nextObserverID)
+        }
+    }
+
+    /// Calls `block` on `queue` when normal playback crosses one of `times` (not on seeks).
+    /// Throws when `times` is empty.
+    public func addBoundaryTimeObserver(forTimes times: [MediaTime], queue: DispatchQueue? = nil,
+                                        using block: @escaping @Sendable (MediaTime) -> Void) throws -> TimeObserverToken {
+        guard !times.isEmpty else { throw MediaError(.invalidRequest, path: "player", "a boundary time observer needs at least one time") }
+        let mailbox = ObserverMailbox(queue: queue ?? DispatchQueue(label: "scrubkit.player.observer"), block: block)
+        return core.sync {
+            nextObserverID += 1
+            boundaries[nextObserverID] = BoundaryObserver(times: times.filter(\.isNumeric).sorted(), mailbox: mailbox)
+            scheduleWake()
+            return TimeObserverToken(id: nextObserverID)
+        }
+    }
+
+    /// Calls `block` on `queue` with the end time each time playback reaches the end of the media.
+    public func addEndOfMediaObserver(queue: DispatchQueue? = nil, using block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
+        let mailbox = ObserverMailbox(queue: queue ?? callbackQueue, block: block)
+        return core.sync {
+            nextObserverID += 1
+            endObservers[nextObserverID] = mailbox
+            return TimeObserverToken(id: nextObserverID)
+        }
+    }
+
+    /// Stops an observer: no new callback starts after this returns.
+    public func removeTimeObserver(_ token: TimeObserverToken) {
+        core.sync {
+            periodic.removeValue(forKey: token.id)?.mailbox.remove()
+            boundaries.removeValue(forKey: token.id)?.mailbox.remove()
+            endObservers.removeValue(forKey: token.id)?.remove()
+        }
+    }
+
+    /// Periodic times as an async sequence (newest kept when the consumer is slow); ends when cancelled.
+    public func periodicTimes(forInterval interval: MediaTime) -> AsyncStream<MediaTime> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let token = addPeriodicTimeObserver(forInterval: interval, queue: DispatchQueue(label: "scrubkit.player.stream")) {
+                continuation.yield($0)
+            }
+            continuation.onTermination = { [weak self] _ in self?.removeTimeObserver(token) }
+        }
+    }
+
+    // MARK: - Frames
+
+    /// The newest decoded frame for the current time, or nil when there is nothing new to show.
+    public func frameForDisplay() -> VideoFrame? {
+        let t = currentTime
+        return pipeline.takeFrame(atOrBefore: t)
+    }
+
+    /// Sets the size frames are decoded to (the display area in pixels).
+    public func setVideoOutputSize(width: Int, height: Int) { pipeline.setOutputSize(width: width, height: height) }
+
+    /// Frames shown and dropped (late) so far.
+    public var frameStatistics: (shown: Int, dropped: Int) { pipeline.frameStatistics }
+
+    /// Runs queued work on the player's queue (tests use it to wait for asynchronous completions).
+    func flush() { core.sync {} }
+
+    // MARK: - Core (on `core`)
+
+    private func loaded(_ result: Result<PlayerMediaInfo, MediaError>) {
+        switch result {
+        case .success(let i):
+            info = i
+            anchorMedia = i.start.isNumeric ? i.start : .zero
+            lastReported = anchorMedia
+            _status = .readyToPlay
+            if let (f, d) = pendingFraction { pendingFraction = nil; sliderSeek(f, d) }
+        case .failure(let e):
+            _status = .failed(e)
+        }
+        for w in readyWaiters { callbackQueue.async(execute: w) }
+        readyWaiters.removeAll()
+        scheduleWake()
+    }
+
+    private var end: MediaTime? {
+        guard let info, info.duration.isNumeric, info.start.isValid else { return nil }
+        return (info.start.isNumeric ? info.start : .zero) + info.duration
+    }
+
+    private func time(at host: Double) -> MediaTime {
+        guard _rate != 0, !seeking else { return anchorMedia }
+        let elapsed = (host - anchorHost) * _rate
+        var t = anchorMedia + MediaTime(seconds: elapsed, preferredTimescale: 1_000_000)
+        if let end, t > end { t = end }
+        return t
+    }
+
+    private func setRate(_ r: Double) {
+        let newRate = r.isFinite ? max(0, r) : 0
+        update()
+        let now = clock.now()
+        anchorMedia = time(at: now)
+        anchorHost = now
+        let changed = (newRate == 0) != (_rate == 0)
+        if newRate > 0 { defaultRate = newRate }
+        // Playing at the end of a paused-at-end item starts over.
+        if newRate > 0, let end, anchorMedia >= end, let info { anchorMedia = info.start.isNumeric ? info.start : .zero }
+        _rate = newRate
+        lastReported = anchorMedia
+        if changed || newRate > 0 { postPeriodic(anchorMedia) }
+        scheduleWake()
+    }
+
+    private func startSeek(_ requested: MediaTime, _ before: MediaTime, _ after: MediaTime, _ completion: (@Sendable (Bool) -> Void)?,
+                           internal internalCompletion: ((Bool) -> Void)? = nil) {
+        guard case .readyToPlay = _status, requested.isValid else {
+            if let completion { callbackQueue.async { completion(false) } }
+            internalCompletion?(false)
+            return
+        }
+        update()
+        var target = requested
+        if let info, info.start.isNumeric, target < info.start { target = info.start }
+        if let end, target > end { target = end }
+        if let old = pendingSeekCompletion { callbackQueue.async { old(false) } }
+        let oldInternal = pendingInternalCompletion
+        pendingSeekCompletion = completion
+        pendingInternalCompletion = internalCompletion
+        seekGeneration += 1
+        let generation = seekGeneration
+        anchorMedia = target
+        anchorHost = clock.now()
+        lastReported = target
+        seeking = true
+        postPeriodic(target)
+        oldInternal?(false)
+        let exact = before == .zero && after == .zero
+        let sought = target
+        pipeline.seek(to: target, toleranceBefore: before, toleranceAfter: after) { [weak self] landed in
+            guard let self else { return }
+            self.core.async { self.seekLanded(generation, target: sought, landed: landed, exact: exact) }
+        }
+    }
+
+    private func seekLanded(_ generation: Int, target: MediaTime, landed: MediaTime?, exact: Bool) {
+        guard generation == seekGeneration, seeking else { return }
+        seeking = false
+        let actual = (exact ? target : (landed ?? target))
+        anchorMedia = actual
+        anchorHost = clock.now()
+        lastReported = actual
+        if actual != target { postPeriodic(actual) }
+        if let c = pendingSeekCompletion { pendingSeekCompletion = nil; callbackQueue.async { c(true) } }
+        if let c = pendingInternalCompletion { pendingInternalCompletion = nil; c(true) }
+        scheduleWake()
+    }
+
+    private func sliderSeek(_ fraction: Double, _ dragging: Bool) {
+        guard case .readyToPlay = _status, let info, info.duration.isNumeric else {
+            pendingFraction = (fraction, dragging)   // applied when the duration is known
+            return
+        }
+        let range = MediaTimeRange(start: info.start.isNumeric ? info.start : .zero, duration: info.duration)
+        let t = MediaTime.time(atFraction: fraction, of: range)
+        guard t.isValid else { return }
+        let (before, after): (MediaTime, MediaTime) = dragging ? (.positiveInfinity, .positiveInfinity) : (.zero, .zero)
+        if sliderSeekInFlight {
+            chase = (t, before, after)
+            return
+        }
+        issueSliderSeek(t, before, after)
+    }
+
+    private func issueSliderSeek(_ t: MediaTime, _ before: MediaTime, _ after: MediaTime) {
+        sliderSeekInFlight = true
+        startSeek(t, before, after, nil, internal: { [unowned self] landed in
+            // On the core queue: the running slider seek ended. Landed: go to the chase target. Replaced by
+            // another seek: that seek wins, the stale chase is dropped.
+            self.sliderSeekInFlight = false
+            guard landed else { self.chase = nil; return }
+            if let c = self.chase {
+                self.chase = nil
+                self.issueSliderSeek(c.time, c.before, c.after)
+            }
+        })
+    }
+
+    /// Brings observers up to the current time: periodic multiples and boundaries crossed, end of media.
+    private func update() {
+        guard case .readyToPlay = _status else { return }
+        guard _rate > 0, !seeking else { return }
+        let now = clock.now()
+        let t = time(at: now)
+        let from = lastReported
+        let atEnd = end.map { t >= $0 } ?? false
+        if t > from {
+            for o in periodic.values where !atEnd {   // at the end, reachedEnd posts the end time once
+                let k = t.floorDivided(by: o.interval)
+                if k > from.floorDivided(by: o.interval) {
+                    o.mailbox.post(o.interval.multiplied(byRatio: Int32(clamping: k), divisor: 1).convertScale(o.interval.timescale))
+                }
+            }
+            for b in boundaries.values {
+                if let crossed = b.times.last(where: { $0 > from && $0 <= t }) { b.mailbox.post(crossed) }
+            }
+        }
+        lastReported = t
+        if atEnd, let end { reachedEnd(end, now: now) }
+    }
+
+    private func reachedEnd(_ end: MediaTime, now: Double) {
+        endCount += 1
+        for m in endObservers.values { m.post(end) }
+        switch _actionAtItemEnd {
+        case .pause:
+            anchorMedia = end
+            anchorHost = now
+            _rate = 0
+            postPeriodic(end)
+        case .loop:
+            let start = info?.start.isNumeric == true ? info!.start : .zero
+            anchorMedia = start
+            anchorHost = now
+            lastReported = start
+            postPeriodic(start)
+            pipeline.seek(to: start, toleranceBefore: .zero, toleranceAfter: .zero) { _ in }
+        }
+    }
+
+    private func postPeriodic(_ t: MediaTime) {
+        for o in periodic.values { o.mailbox.post(t) }
+    }
+
+    /// Asks the clock to wake the player at the next media time something must happen.
+    private func scheduleWake() {
+        guard case .readyToPlay = _status, _rate > 0, !seeking else { return }
+        let t = lastReported
+        var next: MediaTime? = end
+        for o in periodic.values {
+            let m = o.interval.multiplied(byRatio: Int32(clamping: t.floorDivided(by: o.interval) + 1), divisor: 1)
+            if next == nil || m < next! { next = m }
+        }
+        for b in boundaries.values {
+            if let m = b.times.first(where: { $0 > t }), next == nil || m < next! { next = m }
+        }
+        guard let target = next else { return }
+        let host = anchorHost + (target - anchorMedia).seconds / _rate
+        clock.schedule(at: host) { [weak self] in
+            guard let self else { return }
+            self.core.sync {
+                self.update()
+                self.scheduleWake()
+            }
+        }
+    }
+}

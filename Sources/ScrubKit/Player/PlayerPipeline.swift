@@ -1,0 +1,52 @@
+import FFmpegBridge
+import MediaTime
+
+/// What a player learns when its media loads.
+public struct PlayerMediaInfo: Sendable {
+    /// First presentation time.
+    public var start: MediaTime
+    /// Length; indefinite when unknown (live, or untrustworthy).
+    public var duration: MediaTime
+    /// Whether there is a picture to show.
+    public var hasVideo: Bool
+    /// Display size (SAR and rotation applied), zero without video.
+    public var displayWidth: Int
+    public var displayHeight: Int
+    /// Nominal frame duration, for frame stepping; invalid when unknown.
+    public var frameDuration: MediaTime
+
+    public init(start: MediaTime, duration: MediaTime, hasVideo: Bool, displayWidth: Int = 0, displayHeight: Int = 0,
+                frameDuration: MediaTime = .invalid) {
+        self.start = start
+        self.duration = duration
+        self.hasVideo = hasVideo
+        self.displayWidth = displayWidth
+        self.displayHeight = displayHeight
+        self.frameDuration = frameDuration
+    }
+}
+
+/// One decoded picture ready to show.
+public struct VideoFrame: Sendable {
+    public var time: MediaTime
+    public var image: RGBImage
+}
+
+/// The media side of a player: loading, seeking and decoding ahead. The player owns the clock and the rules;
+/// a pipeline only answers. Implementations call back on any thread.
+public protocol PlayerPipeline: AnyObject, Sendable {
+    /// Opens the media; calls `done` once.
+    func load(_ done: @escaping @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void)
+    /// Positions at `time` within the tolerances and prepares frames from there; calls `done` with the time of the
+    /// frame landed on, or nil when superseded by a newer seek. A newer call supersedes an older one.
+    func seek(to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime,
+              _ done: @escaping @Sendable (MediaTime?) -> Void)
+    /// The newest decoded frame at or before `time`, dropping older ones (counted as dropped); nil if none new.
+    func takeFrame(atOrBefore time: MediaTime) -> VideoFrame?
+    /// The pixel size frames should be decoded to (the display area); 0×0 = no frames needed.
+    func setOutputSize(width: Int, height: Int)
+    /// Frames shown and dropped so far.
+    var frameStatistics: (shown: Int, dropped: Int) { get }
+    /// Stops decoding for good.
+    func close()
+}
