@@ -20,10 +20,13 @@ let package = Package(
         // The thin FFmpeg wrapper layer: the only code that imports CFFmpeg or touches unsafe pointers.
         // Each wrapper owns one FFmpeg object and frees it exactly once; everything it hands out is a Swift value.
         .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "MediaTime"]),
+        // libsixel (sixel encoding) and its thin bridge: part of the C-bridge layer, like FFmpegBridge.
+        .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
+        .target(name: "SixelBridge", dependencies: ["CSixel"]),
         // Core: media inspection, thumbnails, player. Sees only Swift types.
         .target(name: "ScrubKit", dependencies: ["MediaTime", "FFmpegBridge"]),
         // Terminal front end: progress bars, terminal graphics, the scrubbing player UI.
-        .target(name: "ScrubTerminal", dependencies: ["ScrubKit", "MediaTime"]),
+        .target(name: "ScrubTerminal", dependencies: ["ScrubKit", "MediaTime", "SixelBridge"]),
         // The command-line tool.
         .executableTarget(name: "scrub", dependencies: ["ScrubTerminal", "ScrubKit", "MediaTime"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),

@@ -94,6 +94,13 @@ public final class Decoder {
         return .frame
     }
 
+    /// Whether the decoder drops non-reference frames (frames no other frame is predicted from) from the next
+    /// packet on. Changing it between packets is allowed (frame threads pick it up per packet).
+    public var skipsNonReferenceFrames: Bool {
+        get { context.pointee.skip_frame == AVDISCARD_NONREF }
+        set { context.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
+    }
+
     /// Forgets buffered state (after a seek).
     public func flush() { avcodec_flush_buffers(context) }
 

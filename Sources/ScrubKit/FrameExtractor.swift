@@ -25,6 +25,8 @@ final class FrameExtractor {
     private var positioned = false
     private var atEnd = false
 
+    /// The time of the last picture the keyframe path produced (still held in `last` if nothing else came since).
+    private var lastKeyframeReturned: MediaTime = .invalid
     /// The presentation time of the last picture handed out.
     private var lastReturned: MediaTime = .invalid
     /// Frames decoded since opening (for benchmarks and tests of the no-re-decode promise).
@@ -73,15 +75,18 @@ final class FrameExtractor {
         if !exact {
             let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
             let windowStart = before.isPositiveInfinity ? MediaTime.negativeInfinity : time - before
-            // A keyframe no newer than the last picture returned would repeat or go back on it.
-            let repeatsKeyframe = keyframe != nil && lastReturned.isNumeric && keyframe! <= lastReturned
-            if repeatsKeyframe && before.isPositiveInfinity {
+            // Moving forward (batches ask in ascending order), a keyframe no newer than the last picture returned
+            // would repeat or go back on it. Requests going backwards (a player) are not affected.
+            let forward = lastReturned.isNumeric && time >= lastReturned
+            let repeatsKeyframe = forward && keyframe != nil && keyframe! <= lastReturned
+            if before.isPositiveInfinity, let kf = keyframe, kf == lastKeyframeReturned, hasLast, lastTime == kf {
                 // Fastest mode: the same keyframe again (a duplicate, visible in actualTime), decoding nothing.
                 return Found(frame: last, time: lastTime, reused: true)
             }
             // In a finite window a repeated keyframe would give a duplicate picture: decode the exact frame instead.
             if !repeatsKeyframe && (before.isPositiveInfinity || (keyframe.map { $0 >= windowStart } ?? false)) {
                 if let found = try keyframeFrame(at: time) {
+                    lastKeyframeReturned = found.time
                     return found
                 }
             }
@@ -147,6 +152,8 @@ final class FrameExtractor {
 
     private func exactFrame(at time: MediaTime) throws -> Found {
         if !positioned || mustSeek(for: time) { try seek(to: time) }
+        reader.skipTarget = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity)
+        defer { reader.skipTarget = nil }
         var retreat = MediaTime(value: 1, timescale: 1)
         var framesSinceSeek = 0
         while true {

@@ -11,6 +11,14 @@ final class FrameReader {
     private var draining = false
     /// Packets of our stream sent since the last reset.
     private(set) var packetsSent = 0
+    /// When set (stream time base), decoding heads for this timestamp and may skip non-reference frames that
+    /// cannot be the last frame at or before it (see `send`). Nil: decode everything (playback).
+    var skipTarget: Int64? = nil
+    /// The largest presentation timestamp ≤ `skipTarget` among packets sent with skipping off: a frame known to
+    /// be decoded. Any packet presented before it cannot hold the answer.
+    private var latestKeptTimestamp = Int64.min
+    /// Frames whose decoding was skipped (for benchmarks).
+    private(set) var packetsSkippable = 0
 
     init(demuxer: Demuxer, decoder: Decoder) throws {
         self.demuxer = demuxer
@@ -42,8 +50,24 @@ final class FrameReader {
             guard packet.streamIndex == decoder.streamIndex else { continue }
             read += 1
             packetsSent += 1
-            try decoder.send(packet)
+            try send(packet)
         }
+    }
+
+    /// Sends a packet, letting the decoder drop it if it is a non-reference frame presented before a frame that
+    /// is surely decoded and still at or before the target — such a frame can never be the answer, and no other
+    /// frame depends on it, so the exact result is unchanged.
+    private func send(_ packet: Packet) throws {
+        let ts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+        if let target = skipTarget, ts != MediaTime.noTimestamp {
+            let skippable = latestKeptTimestamp > ts
+            decoder.skipsNonReferenceFrames = skippable
+            if skippable { packetsSkippable += 1 }
+            else if ts <= target { latestKeptTimestamp = max(latestKeptTimestamp, ts) }
+        } else if decoder.skipsNonReferenceFrames {
+            decoder.skipsNonReferenceFrames = false
+        }
+        try decoder.send(packet)
     }
 
     /// Reads packets up to and including the next keyframe packet, sends it, then drains the decoder so its
@@ -83,5 +107,6 @@ final class FrameReader {
         decoder.flush()
         draining = false
         packetsSent = 0
+        latestKeptTimestamp = .min
     }
 }

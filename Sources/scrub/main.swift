@@ -9,6 +9,7 @@ let commands: [String: (CommandSpec, ([String]) throws -> Int32)] = [
     "thumb": (ThumbCommand.spec, ThumbCommand.run),
     "downsample": (DownsampleCommand.spec, DownsampleCommand.run),
     "thumbs": (ThumbsCommand.spec, ThumbsCommand.run),
+    "play": (PlayCommand.spec, PlayCommand.run),
 ]
 
 let topHelp = """

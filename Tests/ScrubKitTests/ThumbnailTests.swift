@@ -225,3 +225,35 @@ struct ThumbnailFidelityTests {
         }
     }
 }
+
+/// The extractor serves a player too: requests can go backwards.
+@Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
+struct ExtractorOrderTests {
+    func extractor() throws -> FrameExtractor {
+        let source = try VideoSource(path: Corpus.sample("h264_gop2s.mp4"), pixelLimit: MediaInspector.defaultPixelLimit)
+        return try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+    }
+    let inf = MediaTime.positiveInfinity
+
+    @Test func keyframeSeeksBackwardsLandBackwards() throws {
+        let x = try extractor()
+        #expect(try x.frame(at: MediaTime(value: 13, timescale: 2), toleranceBefore: inf, toleranceAfter: inf).time == MediaTime(value: 6, timescale: 1))
+        #expect(try x.frame(at: MediaTime(value: 1, timescale: 1), toleranceBefore: inf, toleranceAfter: inf).time == .zero)
+        let again = try x.frame(at: MediaTime(value: 3, timescale: 2), toleranceBefore: inf, toleranceAfter: inf)
+        #expect(again.time == .zero && again.reused, "same keyframe: nothing decoded")
+    }
+
+    @Test func exactSeeksBackwardsAndForwardInOneGOP() throws {
+        let x = try extractor()
+        let t1 = try x.frame(at: MediaTime(value: 5, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(t1.time == MediaTime(value: 5, timescale: 1))
+        let t2 = try x.frame(at: MediaTime(value: 3, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(t2.time == MediaTime(value: 3, timescale: 1))
+        let seeks = x.seeks
+        let t3 = try x.frame(at: MediaTime(value: 7, timescale: 2), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(t3.time == MediaTime(value: 7, timescale: 2))
+        #expect(x.seeks == seeks, "3.5 s is in the GOP being decoded: no re-seek")
+        let next = try x.next()
+        #expect(next?.time == MediaTime(value: 7, timescale: 2) + MediaTime(value: 1, timescale: 24))
+    }
+}

@@ -1,0 +1,201 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+import ScrubKit
+import Synchronization
+
+/// `scrub play`: a full-screen scrubber. Keys and mouse drive a `Player`; a render loop draws the newest frame
+/// and the slider bar ~30 times a second (only what changed).
+public final class PlayerApp: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var graphics: GraphicsKind?   // nil = auto-detect
+        public var exactSeeks = false
+        public var loop = false
+        public init() {}
+    }
+
+    private let path: String
+    private let options: Options
+    private let terminal = RawTerminal()
+    private let player: Player
+    private var renderer: FrameRenderer = NoGraphicsRenderer()
+    private var composer: PlayerFrameComposer!
+    private let events = Mutex<[InputEvent]>([])
+    private let quit = Atomic<Bool>(false)
+    private let resized = Atomic<Bool>(true)
+    private var exact: Bool
+    private var layout = PlayerLayout(columns: 80, rows: 24)
+    private var cellPixels = (w: 8, h: 16)
+    private var lastStatus = ""
+    private var lastKeyAt = 0.0
+    private var settlePending = false
+    private var dragging = false
+    private var rates: [Double] = [0.25, 0.5, 1, 1.5, 2, 4]
+    private var rateIndex = 2
+
+    public init(path: String, options: Options) {
+        self.path = path
+        self.options = options
+        self.exact = options.exactSeeks
+        self.player = Player(path: path)
+    }
+
+    /// Runs until the user quits. Throws (with the terminal restored) when the file cannot be played.
+    public func run() throws -> Int32 {
+        guard TerminalOutput.isTerminal(1), TerminalOutput.isTerminal(0) else {
+            throw TerminalError("scrub play needs a terminal (standard input and output must not be redirected)")
+        }
+        try terminal.enter(mouse: true) { sig in exit(sig == SIGINT ? 130 : 143) }
+        defer { TerminalOutput.write(renderer.clear(), to: 1); terminal.restore() }
+        let kind = options.graphics ?? GraphicsDetection.detect(env: ProcessInfo.processInfo.environment, input: 0, output: 1)
+        let status = waitForReady()
+        if case .failed(let e) = status { throw TerminalError("\(e)") }
+        let info = player.mediaInfo
+        renderer = (info?.hasVideo ?? false) ? kind.renderer : NoGraphicsRenderer()
+        composer = PlayerFrameComposer(renderer: renderer, color: TerminalOutput.colorAllowed(1))
+        player.actionAtItemEnd = options.loop ? .loop : .pause
+        let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        signal(SIGWINCH, SIG_IGN)
+        winch.setEventHandler { [weak self] in self?.resized.store(true, ordering: .relaxed) }
+        winch.resume()
+        defer { winch.cancel() }
+        startInputThread()
+        player.play()
+        while !quit.load(ordering: .relaxed) {
+            handleResize(info)
+            for e in events.withLock({ let x = $0; $0.removeAll(); return x }) { handle(e, info) }
+            settleIfIdle()
+            draw(info)
+            usleep(16_000)
+        }
+        return 0
+    }
+
+    private func waitForReady() -> Player.Status {
+        let sem = DispatchSemaphore(value: 0)
+        player.whenReady { sem.signal() }
+        _ = sem.wait(timeout: .now() + 30)
+        return player.status
+    }
+
+    private func startInputThread() {
+        let t = Thread { [self] in
+            var decoder = KeyDecoder()
+            var buf = [UInt8](repeating: 0, count: 256)
+            while !quit.load(ordering: .relaxed) {
+                var pfd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                guard poll(&pfd, 1, 100) > 0 else {
+                    let pending = decoder.feed([], final: true)   // a lone ESC becomes Escape after a pause
+                    if !pending.isEmpty { events.withLock { $0 += pending } }
+                    continue
+                }
+                let n = read(0, &buf, buf.count)
+                if n <= 0 { quit.store(true, ordering: .relaxed); return }
+                let evs = decoder.feed(Array(buf[0..<n]), final: false)
+                if !evs.isEmpty { events.withLock { $0 += evs } }
+            }
+        }
+        t.start()
+    }
+
+    private func handleResize(_ info: PlayerMediaInfo?) {
+        guard resized.exchange(false, ordering: .relaxed) else { return }
+        if let s = TerminalOutput.size(1) {
+            layout = PlayerLayout(columns: s.columns, rows: s.rows)
+            if s.pixelWidth > 0 && s.pixelHeight > 0 { cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows)) }
+        }
+        TerminalOutput.write(renderer.clear() + "\u{1B}[0m\u{1B}[2J", to: 1)
+        lastStatus = ""
+        let aspect = aspectRatio(info)
+        let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspect)
+        player.setVideoOutputSize(width: g.width, height: g.height)
+        // Redecode the current picture at the new size (also when paused).
+        player.seek(to: player.currentTime, toleranceBefore: .zero, toleranceAfter: .zero)
+    }
+
+    private func aspectRatio(_ info: PlayerMediaInfo?) -> Double {
+        guard let i = info, i.displayWidth > 0, i.displayHeight > 0 else { return 16.0 / 9.0 }
+        return Double(i.displayWidth) / Double(i.displayHeight)
+    }
+
+    // MARK: - Input
+
+    private func handle(_ e: InputEvent, _ info: PlayerMediaInfo?) {
+        switch e {
+        case .character("q"), .character("Q"), .escape, .interrupt: quit.store(true, ordering: .relaxed)
+        case .character(" "): player.rate == 0 ? player.play() : player.pause()
+        case .left: jump(by: -5)
+        case .right: jump(by: 5)
+        case .down: jump(by: -60)
+        case .up: jump(by: 60)
+        case .character(","): player.step(byFrames: -1)
+        case .character("."): player.step(byFrames: 1)
+        case .home: scrub(toFraction: 0)
+        case .end: scrub(toFraction: 1)
+        case .character("["): setRate(index: rateIndex - 1)
+        case .character("]"): setRate(index: rateIndex + 1)
+        case .character("e"), .character("E"): exact.toggle(); lastStatus = ""
+        case .character(let c) where c.isWholeNumber:
+            scrub(toFraction: Double(c.wholeNumberValue ?? 0) / 10)
+        case .mouse(let button, let column, let row, let pressed):
+            let onBar = row == layout.barRow && layout.bar.contains(column: column)
+            if pressed && (button == 0 && onBar || button == 32 && dragging) {
+                dragging = true
+                player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: true)
+            } else if !pressed && dragging {
+                dragging = false
+                player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: false)
+            }
+        default: break
+        }
+    }
+
+    private func setRate(index: Int) {
+        rateIndex = min(max(index, 0), rates.count - 1)
+        if player.rate > 0 { player.rate = rates[rateIndex] } else { player.rate = rates[rateIndex]; player.pause() }
+        lastStatus = ""
+    }
+
+    /// Keyboard scrubbing: loose (keyframe) seeks coalesced while keys repeat; the final position exact when the
+    /// keys stop, if exact seeks are on.
+    private func jump(by seconds: Double) {
+        let d = player.duration, start = player.startTime
+        guard d.isNumeric, d > .zero else { return }
+        let target = player.currentTime + MediaTime(seconds: seconds, preferredTimescale: 1000)
+        scrub(toFraction: (target - start).fraction(of: d))
+    }
+
+    private func scrub(toFraction f: Double) {
+        player.seek(toFraction: f, dragging: true)
+        lastKeyAt = Date().timeIntervalSince1970
+        settlePending = true
+        pendingFraction = f
+    }
+    private var pendingFraction = 0.0
+
+    private func settleIfIdle() {
+        guard settlePending, Date().timeIntervalSince1970 - lastKeyAt > 0.2 else { return }
+        settlePending = false
+        if exact { player.seek(toFraction: pendingFraction, dragging: false) }
+    }
+
+    // MARK: - Drawing
+
+    private func draw(_ info: PlayerMediaInfo?) {
+        var out = ""
+        if let frame = player.frameForDisplay(), renderer.kind != .none {
+            let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspectRatio(info))
+            if frame.image.width == g.width && frame.image.height == g.height {
+                out += renderer.draw(frame.image, column: g.column, row: g.row, cellPixels: cellPixels)
+            }
+        }
+        let current = player.currentTime, duration = player.duration, start = player.startTime
+        let line = StatusLine(playing: player.rate > 0, current: current - start, duration: duration, rate: rates[rateIndex],
+                              exactSeeks: exact, graphics: renderer.kind.rawValue, dropped: player.frameStatistics.dropped)
+        let fraction = duration.isNumeric ? (current - start).fraction(of: duration) : 0
+        let status = composer.status(layout: layout, line: line, fraction: fraction)
+        if status != lastStatus { out += status; lastStatus = status }
+        guard !out.isEmpty else { return }
+        TerminalOutput.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l", to: 1)
+    }
+}

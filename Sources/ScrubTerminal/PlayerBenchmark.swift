@@ -1,0 +1,98 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+import ScrubKit
+
+/// `scrub play --bench`: plays to a null terminal in real time, then runs scripted seeks, and reports frames
+/// shown/dropped and seek → frame-painted latency percentiles. Everything a real screen costs is done (decode,
+/// scale, compose escape sequences) except the write to a terminal.
+public enum PlayerBenchmark {
+    public struct Report: Sendable {
+        public var seconds: Double
+        public var shown: Int
+        public var dropped: Int
+        public var expectedFrames: Int
+        public var keyframeSeeks: [Double]
+        public var exactSeeks: [Double]
+        public var bytesPerSecond: Double
+    }
+
+    public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20) throws -> Report {
+        let player = Player(path: path)
+        let ready = DispatchSemaphore(value: 0)
+        player.whenReady { ready.signal() }
+        _ = ready.wait(timeout: .now() + 30)
+        if case .failed(let e) = player.status { throw e }
+        guard let info = player.mediaInfo, info.hasVideo else { throw MediaError(.noVideo, path: path, "no video to play") }
+        let layout = PlayerLayout(columns: columns, rows: rows)
+        let composer = PlayerFrameComposer(renderer: kind.renderer, color: true)
+        let aspect = info.displayHeight > 0 ? Double(info.displayWidth) / Double(info.displayHeight) : 16.0 / 9.0
+        let g = composer.pictureGeometry(layout: layout, cellPixels: (8, 16), aspect: aspect)
+        player.setVideoOutputSize(width: g.width, height: g.height)
+        var bytes = 0
+        func paint(_ f: VideoFrame) { bytes += composer.renderer.draw(f.image, column: g.column, row: g.row, cellPixels: (8, 16)).utf8.count }
+
+        // 1. Real-time playback.
+        _ = waitSeek(player) { player.seek(to: info.start, toleranceBefore: .zero, toleranceAfter: .zero, completion: $0) }
+        let start = Date()
+        player.play()
+        while Date().timeIntervalSince(start) < seconds {
+            if let f = player.frameForDisplay() { paint(f) }
+            usleep(4_000)
+        }
+        player.pause()
+        let elapsed = Date().timeIntervalSince(start)
+        let stats = player.frameStatistics
+        let fps = info.frameDuration.isNumeric ? 1 / info.frameDuration.seconds : 30
+        let expected = Int((min(elapsed, info.duration.isNumeric ? info.duration.seconds : elapsed) * fps).rounded())
+
+        // 2. Scripted seeks, paused: from the call until the new picture is painted.
+        var rng = SplitMix(seed: 42)
+        func measure(exact: Bool) -> [Double] {
+            var out: [Double] = []
+            for _ in 0..<seeks {
+                let f = Double(rng.next() % 10_000) / 10_000
+                let target = MediaTime.time(atFraction: f, of: MediaTimeRange(start: info.start, duration: info.duration))
+                let t0 = Date()
+                player.seek(to: target, toleranceBefore: exact ? .zero : .positiveInfinity, toleranceAfter: exact ? .zero : .positiveInfinity)
+                while Date().timeIntervalSince(t0) < 5 {
+                    if !player.isSeeking, let frame = player.frameForDisplay() { paint(frame); break }
+                    usleep(500)
+                }
+                out.append(Date().timeIntervalSince(t0) * 1000)
+            }
+            return out
+        }
+        let keyframe = measure(exact: false)
+        let exactTimes = measure(exact: true)
+        return Report(seconds: elapsed, shown: stats.shown, dropped: stats.dropped, expectedFrames: expected,
+                      keyframeSeeks: keyframe, exactSeeks: exactTimes, bytesPerSecond: Double(bytes) / elapsed)
+    }
+
+    private static func waitSeek(_ player: Player, _ start: (@escaping @Sendable (Bool) -> Void) -> Void) -> Bool {
+        let sem = DispatchSemaphore(value: 0)
+        start { _ in sem.signal() }
+        return sem.wait(timeout: .now() + 10) == .success
+    }
+
+    /// p-th percentile (0…100) by nearest rank.
+    public static func percentile(_ xs: [Double], _ p: Double) -> Double {
+        guard !xs.isEmpty else { return .nan }
+        let s = xs.sorted()
+        let rank = Int((p / 100 * Double(s.count)).rounded(.up)) - 1
+        return s[min(max(rank, 0), s.count - 1)]
+    }
+}
+
+/// A small deterministic generator for reproducible seek scripts.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,60 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+import ScrubKit
+
+/// Screen geometry for `scrub play`: the picture fills the space above a two-line status area, keeping the
+/// display aspect ratio; the bar spans the width under it.
+public struct PlayerLayout: Sendable, Equatable {
+    public var columns: Int
+    public var rows: Int
+    /// Cells for the picture (rows above the status area).
+    public var pictureRows: Int { max(0, rows - 2) }
+    /// Row of the slider bar (0-based) and of the status line.
+    public var barRow: Int { max(0, rows - 2) }
+    public var statusRow: Int { max(0, rows - 1) }
+    /// The slider track, with room for the time labels either side.
+    public var bar: SliderBar { SliderBar(origin: 1, width: max(2, columns - 2)) }
+
+    public init(columns: Int, rows: Int) {
+        self.columns = max(10, columns)
+        self.rows = max(3, rows)
+    }
+}
+
+/// Everything `scrub play` draws, as one string per refresh (synchronized output where supported).
+public struct PlayerFrameComposer {
+    public let renderer: FrameRenderer
+    public let color: Bool
+
+    public init(renderer: FrameRenderer, color: Bool) {
+        self.renderer = renderer
+        self.color = color
+    }
+
+    /// The picture's pixel size and its top-left cell for a display `aspect`.
+    public func pictureGeometry(layout: PlayerLayout, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int, column: Int, row: Int) {
+        let (w, h) = renderer.pixelSize(columns: layout.columns, rows: layout.pictureRows, cellPixels: cellPixels, aspect: aspect)
+        guard w > 0, h > 0 else { return (0, 0, 0, 0) }
+        let cellsWide: Int, cellsHigh: Int
+        switch renderer.kind {
+        case .blocks, .blocks256: (cellsWide, cellsHigh) = (w, h / 2)
+        default: (cellsWide, cellsHigh) = ((w + cellPixels.w - 1) / cellPixels.w, (h + cellPixels.h - 1) / cellPixels.h)
+        }
+        return (w, h, max(0, (layout.columns - cellsWide) / 2), max(0, (layout.pictureRows - cellsHigh) / 2))
+    }
+
+    /// The bar and status lines.
+    public func status(layout: PlayerLayout, line: StatusLine) -> String {
+        let f = line.current.isNumeric && line.duration.isNumeric && line.duration > .zero
+            ? (line.current - (line.current - line.current)).fraction(of: line.duration) : 0
+        return status(layout: layout, line: line, fraction: f)
+    }
+
+    public func status(layout: PlayerLayout, line: StatusLine, fraction: Double) -> String {
+        var out = "\u{1B}[\(layout.barRow + 1);1H\u{1B}[2K "
+        out += layout.bar.render(fraction: fraction, color: color)
+        out += "\u{1B}[\(layout.statusRow + 1);1H\u{1B}[2K" + line.render(width: layout.columns - 1)
+        return out
+    }
+}

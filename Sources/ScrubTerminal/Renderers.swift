@@ -1,0 +1,161 @@
+import FFmpegBridge
+import Foundation
+import ScrubKit
+import SixelBridge
+
+/// Terminal graphics kinds, as `--graphics` names them.
+public enum GraphicsKind: String, Sendable, CaseIterable {
+    case kitty, iterm, sixel, blocks, blocks256, none
+}
+
+/// Draws a picture into a rectangle of cells. One implementation per terminal graphics protocol (like mpv's vo_*).
+public protocol FrameRenderer: Sendable {
+    var kind: GraphicsKind { get }
+    /// The pixel size to decode to for a `columns × rows` cell area (keeping `aspect` = width / height).
+    func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int)
+    /// Escape sequences drawing `image` with its top-left cell at (column, row), 0-based.
+    func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String
+    /// Removes what `draw` left (for protocols with placed images); "" when cells are simply overwritten.
+    func clear() -> String
+}
+
+extension FrameRenderer {
+    /// The largest size with aspect ratio `aspect` that fits `w × h`.
+    static func fit(_ w: Int, _ h: Int, aspect: Double) -> (Int, Int) {
+        guard w > 0, h > 0, aspect > 0, aspect.isFinite else { return (max(0, w), max(0, h)) }
+        if Double(w) / Double(h) > aspect { return (max(1, Int((Double(h) * aspect).rounded())), h) }
+        return (w, max(1, Int((Double(w) / aspect).rounded())))
+    }
+    public func clear() -> String { "" }
+}
+
+/// Half blocks `▀`: two pixels per cell (foreground = top, background = bottom), 24-bit or 256 colours.
+public struct HalfBlockRenderer: FrameRenderer {
+    public let trueColor: Bool
+    public var kind: GraphicsKind { trueColor ? .blocks : .blocks256 }
+    public init(trueColor: Bool) { self.trueColor = trueColor }
+
+    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+        // A cell is about twice as tall as wide, so each half is about square.
+        let (w, h) = Self.fit(columns, rows * 2, aspect: aspect)
+        return (w, h + (h & 1))
+    }
+
+    public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
+        var out = ""
+        out.reserveCapacity(image.width * image.height * 12)
+        var lastFG = -1, lastBG = -1
+        let p = image.pixels
+        for y in stride(from: 0, to: image.height - 1, by: 2) {
+            out += "\u{1B}[\(row + y / 2 + 1);\(column + 1)H"
+            lastFG = -1; lastBG = -1
+            for x in 0..<image.width {
+                let t = (y * image.width + x) * 3, b = ((y + 1) * image.width + x) * 3
+                if trueColor {
+                    let fg = Int(p[t]) << 16 | Int(p[t + 1]) << 8 | Int(p[t + 2])
+                    let bg = Int(p[b]) << 16 | Int(p[b + 1]) << 8 | Int(p[b + 2])
+                    if fg != lastFG { out += "\u{1B}[38;2;\(p[t]);\(p[t + 1]);\(p[t + 2])m"; lastFG = fg }
+                    if bg != lastBG { out += "\u{1B}[48;2;\(p[b]);\(p[b + 1]);\(p[b + 2])m"; lastBG = bg }
+                } else {
+                    let fg = Self.xterm256(p[t], p[t + 1], p[t + 2]), bg = Self.xterm256(p[b], p[b + 1], p[b + 2])
+                    if fg != lastFG { out += "\u{1B}[38;5;\(fg)m"; lastFG = fg }
+                    if bg != lastBG { out += "\u{1B}[48;5;\(bg)m"; lastBG = bg }
+                }
+                out += "▀"
+            }
+            out += "\u{1B}[0m"
+        }
+        return out
+    }
+
+    /// Nearest xterm-256 colour: the 6×6×6 cube or the grey ramp, whichever is closer.
+    static func xterm256(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
+        func level(_ v: UInt8) -> Int { v < 48 ? 0 : v < 115 ? 1 : (Int(v) - 35) / 40 }
+        let steps = [0, 95, 135, 175, 215, 255]
+        let (lr, lg, lb) = (level(r), level(g), level(b))
+        let cube = 16 + 36 * lr + 6 * lg + lb
+        let (cr, cg, cb) = (steps[lr], steps[lg], steps[lb])
+        let avg = (Int(r) + Int(g) + Int(b)) / 3
+        let grey = avg > 238 ? 23 : max(0, (avg - 3) / 10)
+        let gv = 8 + 10 * grey
+        func d(_ a: Int, _ b: Int, _ c: Int) -> Int { (Int(r) - a) * (Int(r) - a) + (Int(g) - b) * (Int(g) - b) + (Int(b) - c) * (Int(b) - c) }
+        return d(gv, gv, gv) < d(cr, cg, cb) ? 232 + grey : cube
+    }
+}
+
+/// kitty graphics protocol: raw RGB (f=24) in 4096-byte base64 chunks, one image id replaced each frame.
+public struct KittyRenderer: FrameRenderer {
+    public var kind: GraphicsKind { .kitty }
+    public init() {}
+    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+        Self.fit(columns * cellPixels.w, rows * cellPixels.h, aspect: aspect)
+    }
+    public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
+        let data = Data(image.pixels).base64EncodedString()
+        var out = "\u{1B}[\(row + 1);\(column + 1)H"
+        var i = data.startIndex
+        var first = true
+        while i < data.endIndex {
+            let j = data.index(i, offsetBy: 4096, limitedBy: data.endIndex) ?? data.endIndex
+            let more = j < data.endIndex ? 1 : 0
+            let head = first ? "a=T,f=24,s=\(image.width),v=\(image.height),i=1,p=1,q=2,C=1,m=\(more)" : "m=\(more)"
+            out += "\u{1B}_G\(head);\(data[i..<j])\u{1B}\\"
+            first = false
+            i = j
+        }
+        return out
+    }
+    public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\" }
+}
+
+/// iTerm2 inline images (also WezTerm, Konsole, VS Code): a PNG in OSC 1337.
+public struct ITermRenderer: FrameRenderer {
+    public var kind: GraphicsKind { .iterm }
+    public init() {}
+    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+        Self.fit(columns * cellPixels.w, rows * cellPixels.h, aspect: aspect)
+    }
+    public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
+        guard let png = try? ImageEncoder.encode(image, as: .png) else { return "" }
+        let b64 = Data(png).base64EncodedString()
+        let cols = max(1, (image.width + cellPixels.w - 1) / cellPixels.w)
+        let rows = max(1, (image.height + cellPixels.h - 1) / cellPixels.h)
+        return "\u{1B}[\(row + 1);\(column + 1)H\u{1B}]1337;File=inline=1;size=\(png.count);width=\(cols);height=\(rows);preserveAspectRatio=1:\(b64)\u{07}"
+    }
+}
+
+/// Draws nothing: bar and times only.
+public struct NoGraphicsRenderer: FrameRenderer {
+    public var kind: GraphicsKind { .none }
+    public init() {}
+    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) { (0, 0) }
+    public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String { "" }
+}
+
+/// Sixel (xterm -ti vt340, mlterm, foot, WezTerm, Windows Terminal…): encoded by libsixel.
+public struct SixelRenderer: FrameRenderer {
+    public var kind: GraphicsKind { .sixel }
+    public init() {}
+    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+        let (w, h) = Self.fit(columns * cellPixels.w, rows * cellPixels.h, aspect: aspect)
+        return (w, h - h % 6)   // whole sixel bands, so the picture never spills into the bar
+    }
+    public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
+        guard let six = SixelEncoder.encode(pixels: image.pixels, width: image.width, height: image.height) else { return "" }
+        return "\u{1B}[\(row + 1);\(column + 1)H" + six
+    }
+}
+
+extension GraphicsKind {
+    /// The renderer for this kind.
+    public var renderer: FrameRenderer {
+        switch self {
+        case .kitty: return KittyRenderer()
+        case .iterm: return ITermRenderer()
+        case .sixel: return SixelRenderer()
+        case .blocks: return HalfBlockRenderer(trueColor: true)
+        case .blocks256: return HalfBlockRenderer(trueColor: false)
+        case .none: return NoGraphicsRenderer()
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import MediaTime
+
+/// The progress/slider bar: maps time ↔ column so both ends are reachable and a column's time maps back to it
+/// (within half a column), and draws the played part, the knob, times and play state.
+public struct SliderBar: Sendable {
+    /// First column of the track (0-based) and its width in cells (≥ 2).
+    public var origin: Int
+    public var width: Int
+
+    public init(origin: Int, width: Int) {
+        self.origin = origin
+        self.width = max(2, width)
+    }
+
+    /// The column showing `fraction` (clamped to [0, 1]): round(fraction × (width − 1)), so 0 → first, 1 → last.
+    public func column(forFraction fraction: Double) -> Int {
+        let f = fraction.isNaN ? 0 : min(1, max(0, fraction))
+        return origin + Int((f * Double(width - 1)).rounded())
+    }
+
+    /// The fraction a click at `column` means (clamped to the track).
+    public func fraction(forColumn column: Int) -> Double {
+        let c = min(max(column - origin, 0), width - 1)
+        return Double(c) / Double(width - 1)
+    }
+
+    /// Whether `column` lies on the track.
+    public func contains(column: Int) -> Bool { column >= origin && column < origin + width }
+
+    /// The track: played part `━`, knob `●`, rest `─`; with colour when allowed.
+    public func render(fraction: Double, color: Bool) -> String {
+        let knob = column(forFraction: fraction) - origin
+        let played = String(repeating: "━", count: knob)
+        let rest = String(repeating: "─", count: max(0, width - knob - 1))
+        if color {
+            return "\u{1B}[38;2;255;80;80m\(played)\u{1B}[38;2;255;255;255m●\u{1B}[38;2;110;110;110m\(rest)\u{1B}[0m"
+        }
+        return played + "●" + rest
+    }
+}
+
+/// The status line under the bar: play state, current / duration, remaining, rate, seek mode.
+public struct StatusLine: Sendable {
+    public var playing: Bool
+    public var current: MediaTime
+    public var duration: MediaTime
+    public var rate: Double
+    public var exactSeeks: Bool
+    public var graphics: String
+    public var dropped: Int
+
+    public init(playing: Bool, current: MediaTime, duration: MediaTime, rate: Double, exactSeeks: Bool, graphics: String, dropped: Int) {
+        self.playing = playing
+        self.current = current
+        self.duration = duration
+        self.rate = rate
+        self.exactSeeks = exactSeeks
+        self.graphics = graphics
+        self.dropped = dropped
+    }
+
+    /// Fits `width` columns: the times always, then the extras that fit.
+    public func render(width: Int) -> String {
+        let digits = duration.isNumeric && duration.seconds < 3600 ? 1 : 0
+        let times = "\(current.formatted(fractionDigits: digits)) / \(duration.formatted(fractionDigits: digits))"
+        let remaining = duration.isNumeric ? "-" + (duration - current).formatted(fractionDigits: digits) : ""
+        let rateText = rate == 1 ? "1×" : String(format: "%g×", rate)
+        var parts = [playing ? "▶ playing" : "⏸ paused", times, remaining, rateText, exactSeeks ? "exact seeks" : "fast seeks"]
+        let help = "space ⏯  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  q quit"
+        var line = parts.joined(separator: "  ")
+        if line.count + 2 + graphics.count <= width { line += "  " + graphics; parts.append(graphics) }
+        if dropped > 0, line.count + 12 <= width { line += "  \(dropped) dropped" }
+        if line.count + 4 + help.count <= width { line += "    " + help }
+        return String(line.prefix(width))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ScrubKit
+import ScrubTerminal
+
+/// `scrub play FILE`
+enum PlayCommand {
+    static let spec = CommandSpec(
+        name: "play",
+        abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics). No audio output.",
+        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] | scrub play --bench FILE",
+        options: [
+            OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none."),
+            OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
+            OptionSpec(names: ["--loop"], takesValue: false, help: "Start over at the end instead of pausing."),
+            OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics."),
+            OptionSpec(names: ["--seconds"], takesValue: true, valueName: "N", help: "With --bench: seconds of playback (default 10)."),
+            OptionSpec(names: ["--size"], takesValue: true, valueName: "COLSxROWS", help: "With --bench: terminal size (default 160x48)."),
+        ],
+        discussion: """
+        Keys: space play/pause · ←/→ ±5 s · ↑/↓ ±60 s · ,/. one frame back/forward · 0–9 jump to 0–90 % ·
+        Home/End · [/] slower/faster · e exact seeks on/off · q, Esc or Ctrl-C quit.
+        Mouse: click or drag on the bar to seek. Video only: scrub plays no sound.
+        """)
+
+    static func run(_ args: [String]) throws -> Int32 {
+        let p = try ParsedArguments(args, spec: spec)
+        guard p.positional.count == 1 else { throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time", command: "play") }
+        let path = p.positional[0]
+        var graphics: GraphicsKind? = nil
+        if let g = p.value("--graphics"), g != "auto" {
+            guard let k = GraphicsKind(rawValue: g) else {
+                throw UsageError(message: "unknown graphics '\(g)' (auto, kitty, iterm, sixel, blocks, blocks256, none)", command: "play")
+            }
+            graphics = k
+        }
+        if p.flag("--bench") { return try bench(path, p, graphics ?? .blocks) }
+        var options = PlayerApp.Options()
+        options.graphics = graphics
+        options.exactSeeks = p.flag("--exact")
+        options.loop = p.flag("--loop")
+        if let problem = MediaInspector(verifiesDecoding: false).inspect(path: path).error {
+            printError("scrub: \(problem)")
+            return 1
+        }
+        do {
+            return try PlayerApp(path: path, options: options).run()
+        } catch {
+            printError("scrub: \(path): \(error)")
+            return 1
+        }
+    }
+
+    static func bench(_ path: String, _ p: ParsedArguments, _ kind: GraphicsKind) throws -> Int32 {
+        let seconds = Double(try p.int("--seconds", in: 1...3600, command: "play") ?? 10)
+        var cols = 160, rows = 48
+        if let s = p.value("--size") {
+            let parts = s.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] >= 10, parts[1] >= 3 else { throw UsageError(message: "--size expects COLSxROWS, got '\(s)'", command: "play") }
+            (cols, rows) = (parts[0], parts[1])
+        }
+        let r: PlayerBenchmark.Report
+        do { r = try PlayerBenchmark.run(path: path, seconds: seconds, columns: cols, rows: rows, kind: kind) }
+        catch { printError("scrub: \(error)"); return 1 }
+        let pct = r.expectedFrames > 0 ? 100 * Double(r.dropped) / Double(r.expectedFrames) : 0
+        func ms(_ xs: [Double]) -> String {
+            String(format: "p50 %.0f ms  p95 %.0f ms  max %.0f ms", PlayerBenchmark.percentile(xs, 50), PlayerBenchmark.percentile(xs, 95), xs.max() ?? 0)
+        }
+        printOut("playback   \(String(format: "%.1f", r.seconds)) s at \(cols)×\(rows) \(kind.rawValue): \(r.shown) frames shown, \(r.dropped) dropped (\(String(format: "%.2f", pct)) % of \(r.expectedFrames)), \(String(format: "%.1f", r.bytesPerSecond / 1_000_000)) MB/s of escape codes")
+        printOut("seek→paint keyframe (\(r.keyframeSeeks.count) seeks): \(ms(r.keyframeSeeks))")
+        printOut("seek→paint exact    (\(r.exactSeeks.count) seeks): \(ms(r.exactSeeks))")
+        return 0
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// Drives `scrub play` in a real terminal (tmux) and reads the screen back.
+enum Tmux {
+    static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static var available: Bool { path != nil }
+
+    /// Runs a tmux command. Only `capture-pane` output is read: a server started by `new-session` would inherit
+    /// a pipe and keep it open forever.
+    @discardableResult
+    static func run(_ args: [String]) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path!)
+        p.arguments = args
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        guard args.first == "capture-pane" else {
+            p.standardOutput = FileHandle.nullDevice
+            try? p.run()
+            p.waitUntilExit()
+            return ""
+        }
+        let out = Pipe()
+        p.standardOutput = out
+        try? p.run()
+        let d = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: d, as: UTF8.self)
+    }
+
+    /// Seconds shown in the status line ("m:ss.s / …"), nil when absent.
+    static func shownSeconds(_ screen: String) -> Double? {
+        guard let line = screen.split(separator: "\n").first(where: { $0.contains(" / ") && ($0.contains("playing") || $0.contains("paused")) }),
+              let m = line.firstMatch(of: /(\d+):(\d{2})(\.\d)?/) else { return nil }
+        return Double(m.1)! * 60 + Double(m.2)! + (m.3.flatMap { Double($0) } ?? 0)
+    }
+}
+
+@Suite(.enabled(if: Tmux.available, "needs tmux"), .serialized)
+struct PlayTmuxTests {
+    let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
+
+    func start(_ name: String, _ args: String, cols: Int = 100, rows: Int = 30) {
+        Tmux.run(["kill-session", "-t", name])
+        Tmux.run(["new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows),
+                  "TERM=xterm-256color COLORTERM=truecolor '\(Scrub.binary)' play \(args); echo EXITED:$?; sleep 20"])
+    }
+    func screen(_ name: String) -> String { Tmux.run(["capture-pane", "-p", "-t", name]) }
+    func waitFor(_ name: String, timeout: Double = 5, _ cond: (String) -> Bool) -> String {
+        let end = Date().addingTimeInterval(timeout)
+        var s = screen(name)
+        while !cond(s) && Date() < end { usleep(100_000); s = screen(name) }
+        return s
+    }
+
+    @Test func barTimesKeysResizeAndQuit() {
+        let name = "scrubtest\(getpid())"
+        defer { Tmux.run(["kill-session", "-t", name]) }
+        start(name, "'\(sample)' --graphics blocks")
+        var s = waitFor(name) { Tmux.shownSeconds($0) != nil }
+        #expect(s.contains("●"), "the knob of the bar is drawn")
+        #expect(s.contains("/ 0:08.0"), "the duration is shown")
+        // Pause, then jump with keys: 5 → 50 % (4 s), → +5 s clamps near the end, Home → 0.
+        Tmux.run(["send-keys", "-t", name, " "])
+        s = waitFor(name) { $0.contains("paused") }
+        #expect(s.contains("paused"))
+        Tmux.run(["send-keys", "-t", name, "5"])
+        s = waitFor(name) { (Tmux.shownSeconds($0) ?? -1) >= 3.5 && (Tmux.shownSeconds($0) ?? 99) <= 4.5 }
+        #expect(abs((Tmux.shownSeconds(s) ?? -1) - 4) <= 0.5, "key 5 → 50 %: \(Tmux.shownSeconds(s) ?? -1)")
+        Tmux.run(["send-keys", "-t", name, "Home"])
+        s = waitFor(name) { Tmux.shownSeconds($0) == 0 }
+        #expect(Tmux.shownSeconds(s) == 0)
+        Tmux.run(["send-keys", "-t", name, "Right"])
+        s = waitFor(name) { (Tmux.shownSeconds($0) ?? 0) >= 3.9 }
+        #expect((Tmux.shownSeconds(s) ?? 0) >= 3.9 && (Tmux.shownSeconds(s) ?? 99) <= 5.1, "→ moves about 5 s (to a keyframe)")
+        // Resize: the bar follows the new width.
+        Tmux.run(["resize-window", "-t", name, "-x", "60", "-y", "20"])
+        s = waitFor(name) { scr in scr.split(separator: "\n").contains { $0.contains("●") && $0.count <= 60 } }
+        let barLine = s.split(separator: "\n").first { $0.contains("●") }
+        #expect(barLine != nil && barLine!.trimmingCharacters(in: .whitespaces).count <= 59)
+        // q quits with status 0 and leaves the normal screen.
+        Tmux.run(["send-keys", "-t", name, "q"])
+        s = waitFor(name) { $0.contains("EXITED:") }
+        #expect(s.contains("EXITED:0"))
+        #expect(!s.contains("●"), "the alternate screen is gone")
+    }
+
+    @Test func playAdvancesAndBadFileRestoresTheTerminal() {
+        let name = "scrubtest2\(getpid())"
+        defer { Tmux.run(["kill-session", "-t", name]) }
+        start(name, "'\(sample)' --graphics none")
+        let a = Tmux.shownSeconds(waitFor(name) { Tmux.shownSeconds($0) != nil }) ?? -1
+        usleep(1_500_000)
+        let b = Tmux.shownSeconds(screen(name)) ?? -1
+        #expect(b > a, "time advances while playing (\(a) → \(b))")
+        Tmux.run(["send-keys", "-t", name, "C-c"])   // in raw mode Ctrl-C is a key: quit
+        let s = waitFor(name) { $0.contains("EXITED:") }
+        #expect(s.contains("EXITED:0"), "Ctrl-C quits")
+
+        // A real SIGINT (kill): the terminal is restored, status 130.
+        start(name, "'\(sample)' --graphics blocks")
+        _ = waitFor(name) { Tmux.shownSeconds($0) != nil }
+        let k = Process()
+        k.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        k.arguments = ["-INT", "-f", "scrub play '?\(sample)'? --graphics blocks"]
+        try? k.run(); k.waitUntilExit()
+        let killed = waitFor(name) { $0.contains("EXITED:") }
+        #expect(killed.contains("EXITED:130"))
+        #expect(!killed.contains("●"), "normal screen restored after SIGINT")
+
+        start(name, "/nonexistent/clip.mp4")
+        let bad = waitFor(name) { $0.contains("EXITED:") }
+        #expect(bad.contains("EXITED:1"))
+        #expect(bad.contains("/nonexistent/clip.mp4: no such file"))
+    }
+}
+
+@Suite struct PlayCLITests {
+    @Test func notATerminalIsAClearError() throws {
+        let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
+        let r = try Scrub.run(["play", sample])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("needs a terminal"))
+        #expect(!r.stdout.contains("\u{1B}[?1049h"), "never switched screens")
+        let bad = try Scrub.run(["play", sample, "--graphics", "hologram"])
+        #expect(bad.status == 64)
+    }
+
+    @Test func benchModeReportsFramesAndSeekLatency() throws {
+        let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
+        let r = try Scrub.run(["play", "--bench", sample, "--seconds", "1", "--size", "80x24"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("frames shown"))
+        #expect(r.stdout.contains("seek→paint keyframe"))
+        #expect(r.stdout.contains("seek→paint exact"))
+    }
+}

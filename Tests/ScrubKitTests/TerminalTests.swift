@@ -1,0 +1,91 @@
+import FFmpegBridge
+import MediaTime
+import ScrubTerminal
+import Testing
+
+@Suite struct KeyDecoderTests {
+    @Test func keysAndArrows() {
+        var d = KeyDecoder()
+        #expect(d.feed(Array(" q".utf8)) == [.character(" "), .character("q")])
+        #expect(d.feed([0x1B, 0x5B, 0x44, 0x1B, 0x5B, 0x43, 0x1B, 0x4F, 0x41]) == [.left, .right, .up])
+        #expect(d.feed(Array("\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~".utf8)) == [.home, .end, .home, .end])
+        #expect(d.feed([0x03]) == [.interrupt])
+        #expect(d.feed(Array("\u{1B}[1;5D".utf8)) == [.left], "modified arrows still move")
+    }
+
+    @Test func loneEscapeVersusSplitSequence() {
+        var d = KeyDecoder()
+        #expect(d.feed([0x1B], final: false).isEmpty, "wait: it may be the start of a sequence")
+        #expect(d.feed([0x5B, 0x44], final: false) == [.left])
+        #expect(d.feed([0x1B], final: true) == [.escape])
+    }
+
+    @Test func sgrMouse() {
+        var d = KeyDecoder()
+        #expect(d.feed(Array("\u{1B}[<0;10;5M\u{1B}[<32;12;5M\u{1B}[<0;12;5m".utf8)) ==
+                [.mouse(button: 0, column: 9, row: 4, pressed: true), .mouse(button: 32, column: 11, row: 4, pressed: true),
+                 .mouse(button: 0, column: 11, row: 4, pressed: false)])
+    }
+
+    @Test func terminalReplies() {
+        var d = KeyDecoder()
+        let evs = d.feed(Array("\u{1B}P>|kitty(0.26)\u{1B}\\\u{1B}[12;1R\u{1B}[?62;4;22c".utf8))
+        #expect(evs == [.reply("\u{1B}P>|kitty(0.26)\u{1B}\\"), .reply("\u{1B}[12;1R"), .reply("\u{1B}[?62;4;22c")])
+        #expect(GraphicsDetection.fromReplies(evs.compactMap { if case .reply(let r) = $0 { return r } else { return nil } }) == .kitty)
+        #expect(GraphicsDetection.fromReplies(["\u{1B}[?62;4;22c"]) == .sixel)
+        #expect(GraphicsDetection.fromReplies(["\u{1B}[?62;22c"]) == nil)
+    }
+}
+
+@Suite struct SliderAndDetectionTests {
+    @Test func sliderReachesBothEndsAndRoundTrips() {
+        for width in [2, 3, 10, 77, 158] {
+            let bar = SliderBar(origin: 1, width: width)
+            #expect(bar.column(forFraction: 0) == 1)
+            #expect(bar.column(forFraction: 1) == width)
+            for c in 1...width {
+                let f = bar.fraction(forColumn: c)
+                #expect(bar.column(forFraction: f) == c, "column \(c) of \(width)")
+            }
+            // Any time maps to a column whose own time is within half a column.
+            for i in 0...100 {
+                let f = Double(i) / 100
+                let back = bar.fraction(forColumn: bar.column(forFraction: f))
+                #expect(abs(back - f) * Double(width - 1) <= 0.5 + 1e-9)
+            }
+        }
+        let bar = SliderBar(origin: 1, width: 10)
+        #expect(bar.fraction(forColumn: -5) == 0 && bar.fraction(forColumn: 99) == 1)
+        #expect(bar.column(forFraction: .nan) == 1)
+        #expect(bar.render(fraction: 0.5, color: false).count == 10)
+    }
+
+    @Test func environmentDetection() {
+        #expect(GraphicsDetection.fromEnvironment(["TERM": "xterm-kitty"]) == .kitty)
+        #expect(GraphicsDetection.fromEnvironment(["TERM_PROGRAM": "iTerm.app", "TERM": "xterm-256color"]) == .iterm)
+        #expect(GraphicsDetection.fromEnvironment(["TERM": "xterm-kitty", "TMUX": "/tmp/t,1,0", "COLORTERM": "truecolor"]) == .blocks)
+        #expect(GraphicsDetection.fromEnvironment(["TERM": "screen-256color"]) == .blocks256)
+        #expect(GraphicsDetection.fromEnvironment(["TERM": "xterm-256color"]) == nil)
+    }
+
+    @Test func statusLineFitsAndShowsTimes() {
+        let line = StatusLine(playing: true, current: MediaTime(value: 61, timescale: 1), duration: MediaTime(value: 362, timescale: 1),
+                              rate: 1, exactSeeks: false, graphics: "blocks", dropped: 0)
+        let s = line.render(width: 60)
+        #expect(s.count <= 60)
+        #expect(s.contains("1:01.0 / 6:02.0"))
+        #expect(s.contains("▶"))
+        #expect(line.render(width: 200).contains("q quit"))
+    }
+
+    @Test func halfBlocksDrawTwoPixelsPerCell() {
+        let img = RGBImage(width: 2, height: 2, pixels: [255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9])
+        let s = HalfBlockRenderer(trueColor: true).draw(img, column: 3, row: 1, cellPixels: (8, 16))
+        #expect(s.hasPrefix("\u{1B}[2;4H"))
+        #expect(s.contains("\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀"))
+        #expect(s.components(separatedBy: "▀").count - 1 == 2)
+        let size = HalfBlockRenderer(trueColor: true).pixelSize(columns: 160, rows: 46, cellPixels: (8, 16), aspect: 16.0 / 9.0)
+        #expect(size.width == 160 && size.height == 90)
+        #expect(HalfBlockRenderer(trueColor: false).draw(img, column: 0, row: 0, cellPixels: (8, 16)).contains("38;5;196"))
+    }
+}
