@@ -27,6 +27,8 @@ final class FrameExtractor {
 
     /// The time of the last picture the keyframe path produced (still held in `last` if nothing else came since).
     private var lastKeyframeReturned: MediaTime = .invalid
+    /// The index time of that keyframe.
+    private var lastKeyframeIndexTime: MediaTime = .invalid
     /// The presentation time of the last picture handed out.
     private var lastReturned: MediaTime = .invalid
     /// Frames decoded since opening (for benchmarks and tests of the no-re-decode promise).
@@ -79,14 +81,17 @@ final class FrameExtractor {
             // would repeat or go back on it. Requests going backwards (a player) are not affected.
             let forward = lastReturned.isNumeric && time >= lastReturned
             let repeatsKeyframe = forward && keyframe != nil && keyframe! <= lastReturned
-            if before.isPositiveInfinity, let kf = keyframe, kf == lastKeyframeReturned, hasLast, lastTime == kf {
+            // (Index times are the container's: decode times for MP4, so they are only compared with each other.)
+            if before.isPositiveInfinity, let kf = keyframe, kf == lastKeyframeIndexTime, hasLast, lastTime == lastKeyframeReturned {
                 // Fastest mode: the same keyframe again (a duplicate, visible in actualTime), decoding nothing.
                 return Found(frame: last, time: lastTime, reused: true)
             }
-            // In a finite window a repeated keyframe would give a duplicate picture: decode the exact frame instead.
-            if !repeatsKeyframe && (before.isPositiveInfinity || (keyframe.map { $0 >= windowStart } ?? false)) {
+            // Fastest mode always takes the keyframe; a finite window takes it when it is inside the window and would
+            // not repeat a picture (else the exact frame is decoded).
+            if before.isPositiveInfinity || (!repeatsKeyframe && (keyframe.map { $0 >= windowStart } ?? false)) {
                 if let found = try keyframeFrame(at: time) {
                     lastKeyframeReturned = found.time
+                    lastKeyframeIndexTime = keyframe ?? .invalid
                     return found
                 }
             }

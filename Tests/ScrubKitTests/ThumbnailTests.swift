@@ -240,7 +240,8 @@ struct ExtractorOrderTests {
         #expect(try x.frame(at: MediaTime(value: 13, timescale: 2), toleranceBefore: inf, toleranceAfter: inf).time == MediaTime(value: 6, timescale: 1))
         #expect(try x.frame(at: MediaTime(value: 1, timescale: 1), toleranceBefore: inf, toleranceAfter: inf).time == .zero)
         let again = try x.frame(at: MediaTime(value: 3, timescale: 2), toleranceBefore: inf, toleranceAfter: inf)
-        #expect(again.time == .zero && again.reused, "same keyframe: nothing decoded")
+        #expect(again.time == .zero, "got \(again.time)")
+        #expect(again.reused, "same keyframe: nothing decoded")
     }
 
     @Test func exactSeeksBackwardsAndForwardInOneGOP() throws {
