@@ -12,6 +12,16 @@ public final class Scaler {
 
     /// The frame scaled to `width × height` RGB24.
     public func rgb(from frame: Frame, width: Int, height: Int) throws -> RGBImage {
+        let pixels = try convert(frame, width: width, height: height, rgba: false)
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// The frame scaled to `width × height` RGBA (what an app holds to draw: 4 bytes per pixel).
+    public func rgba(from frame: Frame, width: Int, height: Int) throws -> [UInt8] {
+        try convert(frame, width: width, height: height, rgba: true)
+    }
+
+    private func convert(_ frame: Frame, width: Int, height: Int, rgba: Bool) throws -> [UInt8] {
         guard width > 0, height > 0, frame.width > 0, frame.height > 0 else {
             throw FFmpegError(operation: "scale", message: "empty picture")
         }
@@ -29,7 +39,7 @@ public final class Scaler {
         let downscale = width * 2 <= frame.width || height * 2 <= frame.height
         let flags = (downscale ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND
         context = sws_getCachedContext(context, Int32(frame.width), Int32(frame.height), fmt,
-                                       Int32(width), Int32(height), AV_PIX_FMT_RGB24, flags, nil, nil, nil)
+                                       Int32(width), Int32(height), rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24, flags, nil, nil, nil)
         guard let context else { throw FFmpegError(operation: "scale", message: "unsupported pixel format") }
         let isYUV = Scaler.isYUV(fmt)
         if isYUV {
@@ -37,12 +47,13 @@ public final class Scaler {
             let rgbCoefficients = sws_getCoefficients(SWS_CS_DEFAULT)
             sws_setColorspaceDetails(context, coefficients, fullRange ? 1 : 0, rgbCoefficients, 1, 0, 1 << 16, 1 << 16)
         }
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        let bpp = rgba ? 4 : 3
+        var pixels = [UInt8](repeating: 0, count: width * height * bpp)
         let r = pixels.withUnsafeMutableBufferPointer { buf in
-            scrub_sws_scale_to(context, frame.pointer, buf.baseAddress, Int32(width * 3))
+            scrub_sws_scale_to(context, frame.pointer, buf.baseAddress, Int32(width * bpp))
         }
         if r <= 0 { throw FFmpegError(r == 0 ? scrub_averror_invaliddata() : r, "scale") }
-        return RGBImage(width: width, height: height, pixels: pixels)
+        return pixels
     }
 
     static func isYUV(_ fmt: AVPixelFormat) -> Bool {

@@ -21,6 +21,8 @@ public struct ThumbnailGenerator: Sendable {
     public var requestedTimeToleranceBefore: MediaTime = ThumbnailGenerator.defaultToleranceBefore
     /// How much later than requested a frame may be. Default 0: a thumbnail never shows what comes after the time.
     public var requestedTimeToleranceAfter: MediaTime = .zero
+    /// Decode JPEGs at 1/2, 1/4 or 1/8 size when that still covers the output (on by default; off to measure).
+    public var allowsShrinkOnLoad = true
     /// Refuse pictures above this many pixels, before allocating (default ``MediaInspector/defaultPixelLimit``).
     public var pixelLimit: Int = MediaInspector.defaultPixelLimit
 
@@ -116,13 +118,16 @@ public struct ThumbnailGenerator: Sendable {
         // Output size before rotation, from the display size (SAR applied; the orientation of a still is only
         // known after decoding, so its lowres choice uses the larger side to stay safe).
         let display = VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
-        let lowres = source.isStill ? ThumbnailGenerator.lowresFactor(width: facts.width, height: facts.height,
+        let lowres = source.isStill && allowsShrinkOnLoad ? ThumbnailGenerator.lowresFactor(width: facts.width, height: facts.height,
                                                                      display: display, maximumSize: maximumSize,
                                                                      maxLowres: Decoder.maxLowres(demuxer: source.demuxer, streamIndex: facts.index)) : 0
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let bigFrames = facts.width * facts.height > 3840 * 2160
         // Slice threads for single pictures and huge frames (latency, memory); frame threads for long exact runs.
-        let threading: DecoderThreading = (!isExact || times.count <= 1 || bigFrames || source.isStill) ? .slice(cores) : .frame(cores)
+        // One picture: a single thread (most streams have one slice per frame, so slice threads would only add
+        // per-thread contexts). Huge frames: slice threads (memory). Long exact runs: frame threads (throughput).
+        let threading: DecoderThreading = times.count <= 1 && !bigFrames ? .single
+            : (!isExact || bigFrames || source.isStill) ? .slice(cores) : .frame(cores)
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
         extractor.isCancelled = isCancelled
         let scaler = Scaler()

@@ -45,6 +45,7 @@ final class VideoSource {
     /// The time on the presentation timeline that `expression` names: a fraction is of [start, start + duration];
     /// an absolute time is a presentation time as ffprobe reports it. Clamped to ≥ start.
     func resolve(_ expression: TimeExpression) throws -> MediaTime {
+        if isStill { return .zero }   // a still has no timeline: any time means the picture
         let t: MediaTime
         switch expression {
         case .absolute(let a): t = a

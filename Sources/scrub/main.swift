@@ -10,6 +10,7 @@ let commands: [String: (CommandSpec, ([String]) throws -> Int32)] = [
     "downsample": (DownsampleCommand.spec, DownsampleCommand.run),
     "thumbs": (ThumbsCommand.spec, ThumbsCommand.run),
     "play": (PlayCommand.spec, PlayCommand.run),
+    "bench": (BenchCommand.spec, BenchCommand.run),
 ]
 
 let topHelp = """

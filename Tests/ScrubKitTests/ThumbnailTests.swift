@@ -258,3 +258,16 @@ struct ExtractorOrderTests {
         #expect(next?.time == MediaTime(value: 7, timescale: 2) + MediaTime(value: 1, timescale: 24))
     }
 }
+
+@Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
+struct StillTimeTests {
+    @Test func anyTimeOnAStillIsThePicture() throws {
+        var g = ThumbnailGenerator(path: Corpus.sample("large_6000x4000.jpg"))
+        g.maximumSize = .longestSide(300)
+        let t = try g.image(at: .fraction(numerator: 1, denominator: 2))
+        #expect(t.image.width == 300 && t.image.height == 200)
+        #expect(t.actualTime == .zero)
+        let u = try g.image(at: .absolute(MediaTime(value: 42, timescale: 1)))
+        #expect(u.image == t.image)
+    }
+}
