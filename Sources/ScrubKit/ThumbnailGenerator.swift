@@ -125,9 +125,11 @@ public struct ThumbnailGenerator: Sendable {
         let bigFrames = facts.width * facts.height > 3840 * 2160
         // Slice threads for single pictures and huge frames (latency, memory); frame threads for long exact runs.
         // One picture: a single thread (most streams have one slice per frame, so slice threads would only add
-        // per-thread contexts). Huge frames: slice threads (memory). Long exact runs: frame threads (throughput).
+        // per-thread contexts). Huge frames or keyframes only: slice threads (memory, latency). Several times
+        // where exact decoding can happen (zero or finite tolerance): frame threads (throughput).
+        let keyframesOnly = requestedTimeToleranceBefore.isPositiveInfinity
         let threading: DecoderThreading = times.count <= 1 && !bigFrames ? .single
-            : (!isExact || bigFrames || source.isStill) ? .slice(cores) : .frame(cores)
+            : (keyframesOnly || bigFrames || source.isStill) ? .slice(cores) : .frame(cores)
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
         extractor.isCancelled = isCancelled
         let scaler = Scaler()
