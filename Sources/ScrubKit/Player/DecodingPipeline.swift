@@ -120,23 +120,24 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
             }
             if closed { return }
             if let r = request {
-                var landed: MediaTime? = r.time
                 do {
                     let found = try extractor.frame(at: r.time, toleranceBefore: r.before, toleranceAfter: r.after)
-                    landed = found.time
                     if size.0 > 0 && size.1 > 0 {
                         let (img, _) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
                                                                allowsUpscaling: true, appliesTransform: true, path: path)
                         push(VideoFrame(time: found.time, image: img), generation: generation)
                     }
-                    // After a keyframe-only seek the decoder was drained: position it for playing on.
-                    if !extractor.canContinue {
+                    // The picture is queued: the seek has landed (the player may paint now).
+                    r.done(found.time)
+                    // After a keyframe-only seek the decoder was drained: position it for playing on — unless a
+                    // newer seek is already waiting (scrubbing), which would make this work wasted.
+                    if !extractor.canContinue && shared.withLock({ $0.seek == nil }) {
                         _ = try? extractor.frame(at: found.time, toleranceBefore: .zero, toleranceAfter: .zero)
                     }
                 } catch {
                     shared.withLock { $0.endOfStream = true }
+                    r.done(r.time)
                 }
-                r.done(landed)
                 continue
             }
             if room && !ended && size.0 > 0 && size.1 > 0 {
