@@ -122,7 +122,7 @@ public struct ThumbnailGenerator: Sendable {
                                                                      display: display, maximumSize: maximumSize,
                                                                      maxLowres: Decoder.maxLowres(demuxer: source.demuxer, streamIndex: facts.index)) : 0
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let bigFrames = facts.width * facts.height > 3840 * 2160
+        let bigFrames = facts.width * facts.height >= 3840 * 2160   // 4K and up: no frame threads (each holds frames)
         // Slice threads for single pictures and huge frames (latency, memory); frame threads for long exact runs.
         // One picture: a single thread (most streams have one slice per frame, so slice threads would only add
         // per-thread contexts). Huge frames or keyframes only: slice threads (memory, latency). Several times
