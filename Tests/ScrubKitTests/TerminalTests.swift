@@ -1,4 +1,5 @@
 import FFmpegBridge
+import Foundation
 import MediaTime
 import ScrubTerminal
 import Testing
@@ -87,5 +88,42 @@ import Testing
         let size = HalfBlockRenderer(trueColor: true).pixelSize(columns: 160, rows: 46, cellPixels: (8, 16), aspect: 16.0 / 9.0)
         #expect(size.width == 160 && size.height == 90)
         #expect(HalfBlockRenderer(trueColor: false).draw(img, column: 0, row: 0, cellPixels: (8, 16)).contains("38;5;196"))
+    }
+}
+
+@Suite struct GraphicsProtocolTests {
+    func gradient(_ w: Int, _ h: Int) -> RGBImage {
+        var px: [UInt8] = []
+        for y in 0..<h { for x in 0..<w { px += [UInt8(x * 255 / max(1, w - 1)), UInt8(y * 255 / max(1, h - 1)), 90] } }
+        return RGBImage(width: w, height: h, pixels: px)
+    }
+
+    @Test func kittySendsRawRGBInChunksOf4096() throws {
+        let img = gradient(64, 48)   // 9216 bytes → 12288 base64 chars → 3 chunks
+        let s = KittyRenderer().draw(img, column: 0, row: 0, cellPixels: (8, 16))
+        let chunks = s.components(separatedBy: "\u{1B}_G").dropFirst()
+        #expect(chunks.count == 3)
+        #expect(chunks.first!.hasPrefix("a=T,f=24,s=64,v=48,i=1"))
+        #expect(chunks.dropLast().allSatisfy { $0.contains("m=1;") })
+        #expect(chunks.last!.hasPrefix("m=0;"))
+        let payload = chunks.map { String($0.split(separator: ";", maxSplits: 1)[1].dropLast(2)) }.joined()
+        #expect(Data(base64Encoded: payload).map([UInt8].init) == img.pixels)
+        #expect(KittyRenderer().clear().contains("a=d"))
+    }
+
+    @Test func sixelComesFromLibsixel() {
+        let s = SixelRenderer().draw(gradient(32, 24), column: 2, row: 1, cellPixels: (8, 16))
+        #expect(s.hasPrefix("\u{1B}[2;3H\u{1B}P"))
+        #expect(s.contains("q") && s.contains("#"))          // sixel data with palette definitions
+        #expect(s.hasSuffix("\u{1B}\\"))
+        let size = SixelRenderer().pixelSize(columns: 80, rows: 22, cellPixels: (10, 20), aspect: 16.0 / 9.0)
+        #expect(size.height % 6 == 0 && size.width <= 800 && size.height <= 440)
+    }
+
+    @Test func itermSendsAPNG() throws {
+        let s = ITermRenderer().draw(gradient(16, 16), column: 0, row: 0, cellPixels: (8, 16))
+        #expect(s.contains("\u{1B}]1337;File=inline=1;"))
+        let b64 = s.split(separator: ":", maxSplits: 1)[1].dropLast()
+        #expect(Data(base64Encoded: String(b64))?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
     }
 }
