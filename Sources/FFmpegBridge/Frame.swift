@@ -43,6 +43,15 @@ public final class Frame {
         return orientation
     }
 
+    /// The frame's transfer characteristic, as far as HDR is concerned.
+    public var transfer: TransferKind {
+        switch pointer.pointee.color_trc {
+        case AVCOL_TRC_SMPTE2084: return .pq
+        case AVCOL_TRC_ARIB_STD_B67: return .hlg
+        default: return .sdr
+        }
+    }
+
     public var colorSpace: AVColorSpace { pointer.pointee.colorspace }
     public var colorRange: AVColorRange { pointer.pointee.color_range }
 
@@ -57,3 +66,6 @@ public final class Frame {
     /// Whether this frame holds a picture.
     public var hasPicture: Bool { pointer.pointee.buf.0 != nil || pointer.pointee.data.0 != nil }
 }
+
+/// Standard dynamic range, or one of the two HDR transfer functions.
+public enum TransferKind: Sendable, Equatable { case sdr, pq, hlg }

@@ -21,7 +21,14 @@ public final class Scaler {
         try convert(frame, width: width, height: height, rgba: true)
     }
 
-    private func convert(_ frame: Frame, width: Int, height: Int, rgba: Bool) throws -> [UInt8] {
+    /// The frame scaled to `width × height` RGB with 16 bits per channel (little-endian = native on x86-64/arm64), for processing such as
+    /// HDR tone mapping that 8 bits would band.
+    public func rgb48(from frame: Frame, width: Int, height: Int) throws -> [UInt16] {
+        let bytes = try convert(frame, width: width, height: height, rgba: false, deep: true)
+        return bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+    }
+
+    private func convert(_ frame: Frame, width: Int, height: Int, rgba: Bool, deep: Bool = false) throws -> [UInt8] {
         guard width > 0, height > 0, frame.width > 0, frame.height > 0 else {
             throw FFmpegError(operation: "scale", message: "empty picture")
         }
@@ -39,7 +46,7 @@ public final class Scaler {
         let downscale = width * 2 <= frame.width || height * 2 <= frame.height
         let flags = (downscale ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND
         context = sws_getCachedContext(context, Int32(frame.width), Int32(frame.height), fmt,
-                                       Int32(width), Int32(height), rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24, flags, nil, nil, nil)
+                                       Int32(width), Int32(height), deep ? AV_PIX_FMT_RGB48LE : (rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24), flags, nil, nil, nil)
         guard let context else { throw FFmpegError(operation: "scale", message: "unsupported pixel format") }
         let isYUV = Scaler.isYUV(fmt)
         if isYUV {
@@ -47,7 +54,7 @@ public final class Scaler {
             let rgbCoefficients = sws_getCoefficients(SWS_CS_DEFAULT)
             sws_setColorspaceDetails(context, coefficients, fullRange ? 1 : 0, rgbCoefficients, 1, 0, 1 << 16, 1 << 16)
         }
-        let bpp = rgba ? 4 : 3
+        let bpp = deep ? 6 : (rgba ? 4 : 3)
         var pixels = [UInt8](repeating: 0, count: width * height * bpp)
         let r = pixels.withUnsafeMutableBufferPointer { buf in
             scrub_sws_scale_to(context, frame.pointer, buf.baseAddress, Int32(width * bpp))

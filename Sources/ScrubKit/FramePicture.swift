@@ -4,7 +4,7 @@ import FFmpegBridge
 /// to the output size in one pass (matrix and range from the frame), then the small picture rotated/mirrored.
 enum FramePicture {
     static func render(_ frame: Frame, facts: StreamFacts, scaler: Scaler, maximumSize: MaximumSize, allowsUpscaling: Bool,
-                       appliesTransform: Bool, path: String) throws -> (RGBImage, Orientation) {
+                       appliesTransform: Bool, toneMapsHDR: Bool = true, path: String) throws -> (RGBImage, Orientation) {
         let orientation = facts.orientation != .identity ? facts.orientation : (frame.displayOrientation ?? .identity)
         // The decoded picture may be smaller than the stream says (lowres); SAR still applies to its shape.
         let (dw, dh) = VideoInfo.displaySize(width: frame.width, height: frame.height, sar: facts.sampleAspectRatio, rotation: 0)
@@ -16,7 +16,17 @@ enum FramePicture {
         if maximumSize == .unscaled { out = rotate ? orientation.displaySize(width: dw, height: dh) : (dw, dh) }
         let stored = rotate && orientation.swapsDimensions ? (out.1, out.0) : (out.0, out.1)
         var image: RGBImage
-        do { image = try scaler.rgb(from: frame, width: stored.0, height: stored.1) }
+        do {
+            // The frame's own tag, else the stream's (some files tag only the container).
+            let streamTransfer: TransferKind = facts.colorTransfer == "smpte2084" ? .pq : facts.colorTransfer == "arib-std-b67" ? .hlg : .sdr
+            let transfer = frame.transfer != .sdr ? frame.transfer : streamTransfer
+            if toneMapsHDR && transfer != .sdr {
+                let deep = try scaler.rgb48(from: frame, width: stored.0, height: stored.1)
+                image = ToneMapper.map(deep, width: stored.0, height: stored.1, transfer: transfer)
+            } else {
+                image = try scaler.rgb(from: frame, width: stored.0, height: stored.1)
+            }
+        }
         catch { throw MediaError(.decodeFailed, path: path, "cannot convert the picture: \(error)") }
         if rotate { image = image.applying(orientation) }
         return (image, rotate ? orientation : .identity)

@@ -21,6 +21,8 @@ public struct ThumbnailGenerator: Sendable {
     public var requestedTimeToleranceBefore: MediaTime = ThumbnailGenerator.defaultToleranceBefore
     /// How much later than requested a frame may be. Default 0: a thumbnail never shows what comes after the time.
     public var requestedTimeToleranceAfter: MediaTime = .zero
+    /// Tone-map HDR (PQ/HLG) pictures to SDR, like AVAssetImageGenerator (on by default; off keeps the coded values).
+    public var toneMapsHDR = true
     /// Decode JPEGs at 1/2, 1/4 or 1/8 size when that still covers the output (on by default; off to measure).
     public var allowsShrinkOnLoad = true
     /// Refuse pictures above this many pixels, before allocating (default ``MediaInspector/defaultPixelLimit``).
@@ -172,7 +174,7 @@ public struct ThumbnailGenerator: Sendable {
     private func makeThumbnail(_ found: FrameExtractor.Found, scaler: Scaler, facts: StreamFacts) throws -> Thumbnail {
         let (image, orientation) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: maximumSize,
                                                            allowsUpscaling: allowsUpscaling, appliesTransform: appliesPreferredTrackTransform,
-                                                           path: path)
+                                                           toneMapsHDR: toneMapsHDR, path: path)
         return Thumbnail(requestedTime: found.time, actualTime: found.time, image: image, orientation: orientation, isExact: false)
     }
 

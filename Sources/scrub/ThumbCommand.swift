@@ -53,6 +53,7 @@ enum ThumbCommand {
             OptionSpec(names: ["--fast"], takesValue: false, help: "The keyframe at or before TIME (fastest; can be a GOP early)."),
             OptionSpec(names: ["--tolerance"], takesValue: true, valueName: "T", help: "Accept a frame up to T before TIME (default 1s; 0 = exact)."),
             OptionSpec(names: ["--no-rotate"], takesValue: false, help: "Keep stored pixels: ignore the display matrix / EXIF orientation."),
+            OptionSpec(names: ["--no-tonemap"], takesValue: false, help: "Keep HDR (PQ/HLG) code values instead of tone-mapping to SDR."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "Output file (default: NAME-TIME.jpg here). With several --at, {index} and {time} are filled in."),
             OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact} per thumbnail."),
@@ -81,6 +82,7 @@ enum ThumbCommand {
         gen.maximumSize = out.maximumSize
         gen.allowsUpscaling = out.allowsUpscaling
         gen.appliesPreferredTrackTransform = !p.flag("--no-rotate")
+        gen.toneMapsHDR = !p.flag("--no-tonemap")
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
         let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
         if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumb") }

@@ -271,3 +271,33 @@ struct StillTimeTests {
         #expect(u.image == t.image)
     }
 }
+
+@Suite(.enabled(if: Corpus.available && Reference.available, "needs ../shared/media and ffmpeg"))
+struct ToneMappingTests {
+    /// HDR thumbnails are tone-mapped to SDR: much closer to ffmpeg's zscale+tonemap render than the raw code values.
+    @Test(arguments: ["androidx-media/mp4/hlg10-color-test.mp4", "androidx-media/mp4/hdr10-av1.mp4"])
+    func hdrIsToneMappedLikeAReferenceRender(file: String) throws {
+        var g = ThumbnailGenerator(path: Corpus.path(file))
+        g.maximumSize = .longestSide(160)
+        g.setFastest()
+        let mapped = try g.image(at: .absolute(.zero))
+        g.toneMapsHDR = false
+        let raw = try g.image(at: .absolute(.zero))
+        let (w, h) = (mapped.image.width, mapped.image.height)
+        let ref = Reference.render(Corpus.path(file), at: mapped.actualTime.seconds, width: w, height: h, extraFilters:
+            "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p,")
+        try #require(ref.count == w * h * 3, "this ffmpeg lacks zscale/tonemap")
+        let dMapped = Reference.meanDifference(mapped.image.pixels, ref), dRaw = Reference.meanDifference(raw.image.pixels, ref)
+        #expect(dMapped < dRaw * 0.7, "\(file): mapped \(dMapped) vs raw \(dRaw)")
+        #expect(dMapped < 25)
+    }
+
+    @Test func sdrIsUntouched() throws {
+        var g = ThumbnailGenerator(path: Corpus.path("androidx-media/mp4/sample.mp4"))
+        g.setFastest()
+        let a = try g.image(at: .absolute(.zero))
+        g.toneMapsHDR = false
+        let b = try g.image(at: .absolute(.zero))
+        #expect(a.image == b.image)
+    }
+}
