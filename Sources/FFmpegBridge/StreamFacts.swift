@@ -76,6 +76,9 @@ public struct StreamFacts: Sendable {
         sampleAspectRatio = (sar.num > 0 && sar.den > 0) ? StreamFacts.reduced(sar.num, sar.den) : (1, 1)
         if let m = scrub_stream_display_matrix(st) {
             orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
+        } else if let t = av_dict_get(st.pointee.metadata, "title", nil, 0)?.pointee.value,
+                  let rotation = StreamFacts.htcRotation(String(cString: t)) {
+            orientation = Orientation(rotation: rotation, mirrored: false)
         } else {
             orientation = .identity
         }
@@ -96,6 +99,13 @@ public struct StreamFacts: Sendable {
         sampleRate = Int(par.pointee.sample_rate)
         channels = Int(par.pointee.ch_layout.nb_channels)
         bitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
+    }
+
+    /// HTC phones write the rotation into the Matroska track name, e.g. `htc_video_rotA-090` (clockwise degrees, as
+    /// ExoPlayer reads it), and no display matrix.
+    static func htcRotation(_ title: String) -> Int? {
+        guard title.hasPrefix("htc_video_rotA-"), let n = Int(title.dropFirst("htc_video_rotA-".count)), [0, 90, 180, 270].contains(n) else { return nil }
+        return n
     }
 
     static func reduced(_ n: Int32, _ d: Int32) -> (Int32, Int32) {

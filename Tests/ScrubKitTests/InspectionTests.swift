@@ -147,3 +147,12 @@ struct InspectionTests {
         #expect(rw == 2160 && rh == 3840)
     }
 }
+
+@Suite(.enabled(if: Corpus.available, "needs ../shared/media"))
+struct QuirkTests {
+    @Test func htcRotationInTheTrackName() {
+        let v = MediaInspector().inspect(path: Corpus.path("androidx-media/mkv/sample_with_htc_rotation_track_name.mkv")).video
+        #expect(v?.rotation == 90)
+        #expect(v?.displayWidth == 720 && v?.displayHeight == 1080)
+    }
+}
