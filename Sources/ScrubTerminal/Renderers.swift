@@ -27,6 +27,11 @@ extension FrameRenderer {
         return (w, max(1, Int((Double(w) / aspect).rounded())))
     }
     public func clear() -> String { "" }
+
+    /// Pixel protocols (kitty, iTerm2, sixel) draw at the terminal's own resolution: the cells' pixels.
+    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+        Self.fit(columns * cellPixels.w, rows * cellPixels.h, aspect: aspect)
+    }
 }
 
 /// Half blocks `▀`: two pixels per cell (foreground = top, background = bottom), 24-bit or 256 colours.
@@ -87,9 +92,6 @@ public struct HalfBlockRenderer: FrameRenderer {
 public struct KittyRenderer: FrameRenderer {
     public var kind: GraphicsKind { .kitty }
     public init() {}
-    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
-        Self.fit(columns * cellPixels.w, rows * cellPixels.h, aspect: aspect)
-    }
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         let data = Data(image.pixels).base64EncodedString()
         var out = "\u{1B}[\(row + 1);\(column + 1)H"
@@ -112,9 +114,6 @@ public struct KittyRenderer: FrameRenderer {
 public struct ITermRenderer: FrameRenderer {
     public var kind: GraphicsKind { .iterm }
     public init() {}
-    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
-        Self.fit(columns * cellPixels.w, rows * cellPixels.h, aspect: aspect)
-    }
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         guard let png = try? ImageEncoder.encode(image, as: .png) else { return "" }
         let b64 = Data(png).base64EncodedString()
