@@ -38,9 +38,9 @@ public enum ImageEncoder {
         guard let name = encoderName(format), let codec = avcodec_find_encoder_by_name(name) else {
             throw FFmpegError(operation: "encode \(format.rawValue)", message: "no encoder in this FFmpeg build")
         }
-        guard var ctx = avcodec_alloc_context3(codec) else { throw FFmpegError(operation: "encode", message: "out of memory") }
-        var ctxOpt: UnsafeMutablePointer<AVCodecContext>? = ctx
-        defer { avcodec_free_context(&ctxOpt) }
+        guard let ctx = avcodec_alloc_context3(codec) else { throw FFmpegError(operation: "encode", message: "out of memory") }
+        var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
+        defer { avcodec_free_context(&owned) }
         let pixFmt: AVPixelFormat
         switch format {
         case .png: pixFmt = AV_PIX_FMT_RGB24
@@ -102,8 +102,6 @@ public enum ImageEncoder {
             }
             packet.unref()
         }
-        _ = ctx
-        ctx = ctxOpt!
         guard !out.isEmpty else { throw FFmpegError(operation: "encode \(format.rawValue)", message: "encoder produced nothing") }
         return out
     }

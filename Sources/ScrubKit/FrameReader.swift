@@ -9,16 +9,12 @@ final class FrameReader {
     private let frame: Frame
     private let packet: Packet
     private var draining = false
-    /// Packets of our stream sent since the last reset.
-    private(set) var packetsSent = 0
     /// When set (stream time base), decoding heads for this timestamp and may skip non-reference frames that
     /// cannot be the last frame at or before it (see `send`). Nil: decode everything (playback).
     var skipTarget: Int64? = nil
     /// The largest presentation timestamp ≤ `skipTarget` among packets sent with skipping off: a frame known to
     /// be decoded. Any packet presented before it cannot hold the answer.
     private var latestKeptTimestamp = Int64.min
-    /// Frames whose decoding was skipped (for benchmarks).
-    private(set) var packetsSkippable = 0
 
     init(demuxer: Demuxer, decoder: Decoder) throws {
         self.demuxer = demuxer
@@ -49,7 +45,6 @@ final class FrameReader {
             }
             guard packet.streamIndex == decoder.streamIndex else { continue }
             read += 1
-            packetsSent += 1
             try send(packet)
         }
     }
@@ -62,8 +57,7 @@ final class FrameReader {
         if let target = skipTarget, ts != MediaTime.noTimestamp {
             let skippable = latestKeptTimestamp > ts
             decoder.skipsNonReferenceFrames = skippable
-            if skippable { packetsSkippable += 1 }
-            else if ts <= target { latestKeptTimestamp = max(latestKeptTimestamp, ts) }
+            if !skippable && ts <= target { latestKeptTimestamp = max(latestKeptTimestamp, ts) }
         } else if decoder.skipsNonReferenceFrames {
             decoder.skipsNonReferenceFrames = false
         }
@@ -106,7 +100,6 @@ final class FrameReader {
     func reset() {
         decoder.flush()
         draining = false
-        packetsSent = 0
         latestKeptTimestamp = .min
     }
 }

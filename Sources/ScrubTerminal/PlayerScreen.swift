@@ -44,13 +44,7 @@ public struct PlayerFrameComposer {
         return (w, h, max(0, (layout.columns - cellsWide) / 2), max(0, (layout.pictureRows - cellsHigh) / 2))
     }
 
-    /// The bar and status lines.
-    public func status(layout: PlayerLayout, line: StatusLine) -> String {
-        let f = line.current.isNumeric && line.duration.isNumeric && line.duration > .zero
-            ? (line.current - (line.current - line.current)).fraction(of: line.duration) : 0
-        return status(layout: layout, line: line, fraction: f)
-    }
-
+    /// The bar (knob at `fraction`) and the status line.
     public func status(layout: PlayerLayout, line: StatusLine, fraction: Double) -> String {
         var out = "\u{1B}[\(layout.barRow + 1);1H\u{1B}[2K "
         out += layout.bar.render(fraction: fraction, color: color)

@@ -301,3 +301,19 @@ struct ToneMappingTests {
         #expect(a.image == b.image)
     }
 }
+
+@Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
+struct GOPDecodeOnceTests {
+    /// Four exact times inside one GOP (keyframes every 2 s at 24 fps): one seek, and no frame decoded twice.
+    @Test func timesInOneGOPDecodeItOnce() throws {
+        let source = try VideoSource(path: Corpus.sample("h264_gop2s.mp4"), pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        for t in [MediaTime(value: 21, timescale: 10), MediaTime(value: 5, timescale: 2), MediaTime(value: 3, timescale: 1), MediaTime(value: 39, timescale: 10)] {
+            #expect(try x.frame(at: t, toleranceBefore: .zero, toleranceAfter: .zero).time <= t)
+        }
+        #expect(x.seeks == 1)
+        // Frames from 2.0 s to 3.9 s plus one look-ahead: at most 48; decoding any twice would exceed it.
+        #expect(x.framesDecoded <= 48, "\(x.framesDecoded) frames decoded")
+        #expect(x.framesDecoded >= 10, "non-reference frames may be skipped, but the references must be decoded")
+    }
+}

@@ -108,6 +108,13 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
         loaded(.success(PlayerMediaInfo(start: source.start, duration: source.duration.isNumeric ? source.duration : .indefinite,
                                         hasVideo: true, displayWidth: dw, displayHeight: dh, frameDuration: frameDuration)))
         let scaler = Scaler()
+        /// The found frame as a picture for a `size` display area, queued unless a newer seek came meanwhile.
+        func queue(_ found: FrameExtractor.Found, size: (Int, Int), generation: Int) throws {
+            guard size.0 > 0 && size.1 > 0 else { return }
+            let (img, _) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
+                                                   allowsUpscaling: true, appliesTransform: true, path: path)
+            push(VideoFrame(time: found.time, image: img), generation: generation)
+        }
         // Start at the beginning.
         shared.withLock { s in
             if s.seek == nil { s.seek = SeekRequest(time: source.start, before: .zero, after: .zero, done: { _ in }) }
@@ -122,11 +129,7 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
             if let r = request {
                 do {
                     let found = try extractor.frame(at: r.time, toleranceBefore: r.before, toleranceAfter: r.after)
-                    if size.0 > 0 && size.1 > 0 {
-                        let (img, _) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
-                                                               allowsUpscaling: true, appliesTransform: true, path: path)
-                        push(VideoFrame(time: found.time, image: img), generation: generation)
-                    }
+                    try queue(found, size: size, generation: generation)
                     // The picture is queued: the seek has landed (the player may paint now).
                     r.done(found.time)
                     // After a keyframe-only seek the decoder was drained: position it for playing on — unless a
@@ -143,9 +146,7 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
             if room && !ended && size.0 > 0 && size.1 > 0 {
                 do {
                     if let found = try extractor.next() {
-                        let (img, _) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
-                                                               allowsUpscaling: true, appliesTransform: true, path: path)
-                        push(VideoFrame(time: found.time, image: img), generation: generation)
+                        try queue(found, size: size, generation: generation)
                     } else {
                         shared.withLock { $0.endOfStream = true }
                     }

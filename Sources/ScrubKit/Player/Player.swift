@@ -46,7 +46,6 @@ public final class Player: @unchecked Sendable {
     private var endObservers: [Int: ObserverMailbox] = [:]
     private var readyWaiters: [@Sendable () -> Void] = []
     private var _actionAtItemEnd: ActionAtItemEnd = .pause
-    private var endCount = 0
 
     /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:)`` for a file.
     public init(pipeline: PlayerPipeline, clock: MediaClock = SystemClock()) {
@@ -370,7 +369,6 @@ public final class Player: @unchecked Sendable {
     }
 
     private func reachedEnd(_ end: MediaTime, now: Double) {
-        endCount += 1
         for m in endObservers.values { m.post(end) }
         switch _actionAtItemEnd {
         case .pause:
