@@ -110,7 +110,7 @@ public struct ThumbnailGenerator: Sendable {
     /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
     private func run(_ fixedTimes: [TimeExpression]?, plan: ((Timeline) throws -> [TimeExpression])?,
                      isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
-        let source = try VideoSource(path: path, pixelLimit: pixelLimit)
+        let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true)
         let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
                                                 sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)
         let timeline = Timeline(start: source.start, duration: source.duration, isStill: source.isStill,

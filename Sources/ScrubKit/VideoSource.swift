@@ -15,8 +15,9 @@ final class VideoSource {
     let duration: MediaTime
 
     /// Opens `path` and picks its video stream, refusing unsupported codecs and pictures above `pixelLimit`
-    /// before anything sized by them is allocated.
-    init(path: String, pixelLimit: Int) throws {
+    /// before anything sized by them is allocated. With `allowsCoverArt`, a file without video but with a cover
+    /// picture (MP3 ID3, FLAC, M4A) is treated as a still of that picture.
+    init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false) throws {
         if let problem = MediaFile.checkReadable(path) { throw problem }
         // Refuse image bombs from the header bytes: FFmpeg reports 0×0 for some of them.
         if let (w, h) = ImageHeader.dimensions(path: path), w > 0, h > 0, w * h > pixelLimit {
@@ -26,15 +27,21 @@ final class VideoSource {
         do { demuxer = try Demuxer(path: path) } catch { throw MediaError.opening(path, error) }
         if demuxer.formatName == "tty" { throw MediaError(.notMedia, path: path, "a text file, not media") }
         let streams = demuxer.streams
-        guard let v = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex) else {
-            let what = streams.contains { $0.kind == .audio } ? "audio only: no video stream to take a picture from" : "no video stream"
+        var chosen = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
+        var isCoverArt = false
+        if chosen == nil, allowsCoverArt, let cover = streams.first(where: { $0.kind == .video && $0.isAttachedPicture && $0.hasDecoder }) {
+            chosen = cover
+            isCoverArt = true
+        }
+        guard let v = chosen else {
+            let what = streams.contains { $0.kind == .audio } ? "audio only: no video stream or cover picture to take a picture from" : "no video stream"
             throw MediaError(.noVideo, path: path, what)
         }
         if let problem = MediaFile.checkDecodable(v, path: path, pixelLimit: pixelLimit) { throw problem }
         self.path = path
         self.demuxer = demuxer
         self.stream = v
-        self.isStill = MediaFile.isStillContainer(demuxer.formatName)
+        self.isStill = isCoverArt || MediaFile.isStillContainer(demuxer.formatName)
         let start = v.startTime.isNumeric ? v.startTime : (demuxer.startTime.isNumeric ? demuxer.startTime : .zero)
         self.start = isStill ? .zero : start
         let (d, kind) = MediaFile.duration(demuxer: demuxer, streams: streams, video: v, isStill: isStill)

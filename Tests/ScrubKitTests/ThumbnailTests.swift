@@ -114,7 +114,7 @@ struct ThumbnailFidelityTests {
     }
 
     @Test(arguments: ["androidx-media/mp4/sample_vvc.mp4", "androidx-media/vp9/invalid-bitstream.webm",
-                      "androidx-media/mp3/bear-id3.mp3", "smallest/png-truncated.png", "sharp-fixtures/corrupt-header.jpg",
+                      "androidx-media/ogg/bear_vorbis.ogg", "smallest/png-truncated.png", "sharp-fixtures/corrupt-header.jpg",
                       "androidx-media/mp4/sample_malformed_free_box.mp4", "header-only/Pentax.avi", "sharp-fixtures/big-height.webp"])
     func badInputsFailWithClearErrors(file: String) {
         do {
@@ -315,5 +315,22 @@ struct GOPDecodeOnceTests {
         // Frames from 2.0 s to 3.9 s plus one look-ahead: at most 48; decoding any twice would exceed it.
         #expect(x.framesDecoded <= 48, "\(x.framesDecoded) frames decoded")
         #expect(x.framesDecoded >= 10, "non-reference frames may be skipped, but the references must be decoded")
+    }
+}
+
+@Suite(.enabled(if: Corpus.available, "needs ../shared/media"))
+struct CoverArtTests {
+    @Test(arguments: ["androidx-media/mp3/bear-id3.mp3", "androidx-media/flac/bear_with_picture.flac"])
+    func audioWithCoverArtGivesTheCover(file: String) throws {
+        var g = ThumbnailGenerator(path: Corpus.path(file))
+        g.maximumSize = .longestSide(100)
+        let t = try g.image(at: .fraction(numerator: 1, denominator: 2))
+        #expect(t.image.width > 0 && t.image.height > 0 && max(t.image.width, t.image.height) <= 100)
+        #expect(t.actualTime == .zero)
+        #expect(Set(t.image.pixels).count > 8, "a real picture, not a flat fill")
+    }
+
+    @Test func audioWithoutCoverIsStillAnError() {
+        #expect(throws: MediaError.self) { try ThumbnailGenerator(path: Corpus.path("androidx-media/ogg/bear_vorbis.ogg")).image(at: .absolute(.zero)) }
     }
 }
