@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <malloc.h>
 
 static inline int scrub_averror(int posix) { return AVERROR(posix); }
 static inline int scrub_averror_eof(void) { return AVERROR_EOF; }
@@ -107,5 +108,8 @@ static inline int scrub_sws_scale_from(struct SwsContext *ctx, const uint8_t *sr
     int strides[4] = { src_stride, 0, 0, 0 };
     return sws_scale(ctx, planes, strides, 0, src_h, dst->data, dst->linesize);
 }
+
+/// Returns freed heap memory to the system (glibc keeps it in its arenas otherwise).
+static inline void scrub_release_free_memory(void) { malloc_trim(0); }
 
 #endif

@@ -2,6 +2,12 @@ import CFFmpeg
 import Glibc
 import Synchronization
 
+/// Process memory housekeeping.
+public enum HeapMemory {
+    /// Hands freed heap pages back to the system (after a large decode in a long-lived process).
+    public static func releaseFreedMemory() { scrub_release_free_memory() }
+}
+
 /// FFmpeg's own log. Hidden by default (it is noisy on damaged files); `--verbose` routes it to stderr.
 public enum FFmpegLog {
     /// Silences FFmpeg's log entirely.

@@ -1,3 +1,4 @@
+import Dispatch
 import FFmpegBridge
 import Foundation
 import MediaTime
@@ -332,5 +333,24 @@ struct CoverArtTests {
 
     @Test func audioWithoutCoverIsStillAnError() {
         #expect(throws: MediaError.self) { try ThumbnailGenerator(path: Corpus.path("androidx-media/ogg/bear_vorbis.ogg")).image(at: .absolute(.zero)) }
+    }
+}
+
+@Suite struct PixelBudgetTests {
+    @Test func hugeReservationsWaitAndRunAlone() {
+        let budget = PixelBudget(capacity: 100)
+        let a = budget.reserve(60)
+        #expect(budget.inUse == 60)
+        let started = DispatchSemaphore(value: 0)
+        let t = Thread {
+            let b = budget.reserve(1000)          // larger than the budget: capped, waits for everything
+            started.signal()
+            budget.release(b)
+        }
+        t.start()
+        #expect(started.wait(timeout: .now() + 0.1) == .timedOut, "must wait while 60 are in use")
+        budget.release(a)
+        #expect(started.wait(timeout: .now() + 2) == .success)
+        #expect(budget.reserve(40) == 40)
     }
 }

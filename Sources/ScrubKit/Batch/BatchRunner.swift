@@ -22,6 +22,8 @@ public struct BatchOptions: Sendable {
     /// Sprites plus a WebVTT thumbnail track per file instead of separate thumbnails.
     public var vtt = false
     public var pixelLimit = MediaInspector.defaultPixelLimit
+    /// Decoded-frame pixels held at once across parallel jobs (see `PixelBudget`).
+    public var pixelBudget = PixelBudget.defaultCapacity
 
     public init(outputDirectory: String) { self.outputDirectory = outputDirectory }
 
@@ -80,6 +82,7 @@ public final class BatchRunner: Sendable {
     public let options: BatchOptions
     private let stateFile: String
     private let state: Mutex<[String: (signature: String, records: [BatchRecord])]>
+    private let budget: PixelBudget
 
     /// Name of the resume journal kept in the output directory.
     public static let stateFileName = ".scrub-thumbs.state.jsonl"
@@ -93,6 +96,7 @@ public final class BatchRunner: Sendable {
         }
         stateFile = (options.outputDirectory as NSString).appendingPathComponent(BatchRunner.stateFileName)
         state = Mutex(options.resume ? BatchRunner.loadState(stateFile) : [:])
+        budget = PixelBudget(capacity: options.pixelBudget)
         BatchRunner.removeStaleTemporaryFiles(in: options.outputDirectory)
     }
 
@@ -132,8 +136,12 @@ public final class BatchRunner: Sendable {
         gen.requestedTimeToleranceAfter = options.toleranceAfter
         gen.pixelLimit = options.pixelLimit
         let plan = options.sheet.map { BatchTimes.count($0.columns * $0.rows) } ?? options.times
+        var reserved = 0
+        defer { if reserved > 0 { budget.release(reserved) } }
         do {
             let (timeline, results) = try gen.generate(planning: { t in
+                // The file is open and its size known; hold its share of the memory budget while it decodes.
+                reserved = budget.reserve(t.displayWidth * t.displayHeight)
                 if t.isStill { return [.absolute(.zero)] }
                 guard let times = plan.times(start: t.start, duration: t.duration) else {
                     throw MediaError(.invalidRequest, path: source, "duration unknown: use --at with absolute times")
@@ -165,6 +173,9 @@ public final class BatchRunner: Sendable {
         }
         if !result.failed { remember(key, result.records) }
         result.seconds = Date().timeIntervalSince(began)
+        // A big file's decoder buffers were freed, but glibc keeps them in its arenas: hand them back, so a long
+        // batch's footprint follows what is being decoded now rather than the largest file seen so far.
+        HeapMemory.releaseFreedMemory()
         return result
     }
 
