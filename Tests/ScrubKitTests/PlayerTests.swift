@@ -287,3 +287,57 @@ func s(_ x: Double) -> MediaTime { MediaTime(seconds: x, preferredTimescale: 100
         #expect(p.currentTime == s(3))
     }
 }
+
+/// The player on the real FFmpeg pipeline (bundled samples).
+@Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
+struct DecodingPipelineTests {
+    func ready(_ path: String) async -> Player {
+        let p = Player(path: path)
+        _ = await p.waitUntilReady()
+        return p
+    }
+
+    func frame(_ p: Player, timeout: Double = 5) async -> VideoFrame? {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if !p.isSeeking, let f = p.frameForDisplay() { return f }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return nil
+    }
+
+    @Test func exactSeekDeliversThatFrameAtTheDisplaySize() async {
+        let p = await ready(Corpus.sample("h264_gop2s.mp4"))
+        #expect(p.status == .readyToPlay)
+        #expect(p.duration == MediaTime(value: 8, timescale: 1))
+        p.setVideoOutputSize(width: 64, height: 36)
+        let t = MediaTime(value: 25, timescale: 10)
+        #expect(await p.seek(to: t, toleranceBefore: .zero, toleranceAfter: .zero))
+        let f = await frame(p)
+        #expect(f != nil)
+        #expect(f.map { $0.time <= t && $0.time > t - MediaTime(value: 1, timescale: 24) } == true, "\(String(describing: f?.time))")
+        #expect(f?.image.width == 64 && f?.image.height == 36)
+    }
+
+    @Test func rotatedClipComesUpright() async {
+        let p = await ready(Corpus.sample("rotated90.mp4"))
+        #expect(p.mediaInfo?.displayWidth == 360 && p.mediaInfo?.displayHeight == 640)
+        p.setVideoOutputSize(width: 36, height: 64)
+        _ = await p.seek(to: MediaTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        let f = await frame(p)
+        #expect(f?.image.width == 36 && f?.image.height == 64)
+    }
+
+    @Test func stillImageHasAZeroLengthTimeline() async {
+        let p = await ready(Corpus.sample("image.png"))
+        #expect(p.duration == .zero)
+        #expect(p.mediaInfo?.hasVideo == true)
+    }
+
+    @Test func badFileFails() async {
+        let p = Player(path: "/nonexistent/x.mp4")
+        let status = await p.waitUntilReady()
+        guard case .failed(let e) = status else { Issue.record("expected failure, got \(status)"); return }
+        #expect(e.kind == .notFound)
+    }
+}

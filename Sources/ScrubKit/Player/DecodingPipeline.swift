@@ -105,7 +105,9 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
                                              rotation: facts.orientation.rotation)
         let rate = facts.averageFrameRate.num > 0 ? facts.averageFrameRate : facts.frameRate
         let frameDuration = rate.num > 0 && rate.den > 0 ? MediaTime(value: Int64(rate.den), timescale: rate.num) : MediaTime.invalid
-        loaded(.success(PlayerMediaInfo(start: source.start, duration: source.duration.isNumeric ? source.duration : .indefinite,
+        // A still image is a picture with a zero-length timeline: shown, and "ended" at once.
+        let duration = source.isStill ? MediaTime.zero : (source.duration.isNumeric ? source.duration : .indefinite)
+        loaded(.success(PlayerMediaInfo(start: source.start, duration: duration,
                                         hasVideo: true, displayWidth: dw, displayHeight: dh, frameDuration: frameDuration)))
         let scaler = Scaler()
         /// The found frame as a picture for a `size` display area, queued unless a newer seek came meanwhile.
