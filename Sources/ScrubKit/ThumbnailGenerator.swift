@@ -126,12 +126,10 @@ public struct ThumbnailGenerator: Sendable {
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let bigFrames = facts.width * facts.height >= 3840 * 2160   // 4K and up: no frame threads (each holds frames)
         // Slice threads for single pictures and huge frames (latency, memory); frame threads for long exact runs.
-        // One picture: a single thread (most streams have one slice per frame, so slice threads would only add
-        // per-thread contexts). Huge frames or keyframes only: slice threads (memory, latency). Several times
-        // where exact decoding can happen (zero or finite tolerance): frame threads (throughput).
+        // Slice threads for single pictures, keyframes only and huge frames (latency, memory: no extra frames held);
+        // frame threads where several times may need exact decoding (throughput on long forward decodes).
         let keyframesOnly = requestedTimeToleranceBefore.isPositiveInfinity
-        let threading: DecoderThreading = times.count <= 1 && !bigFrames ? .single
-            : (keyframesOnly || bigFrames || source.isStill) ? .slice(cores) : .frame(cores)
+        let threading: DecoderThreading = (times.count <= 1 || keyframesOnly || bigFrames || source.isStill) ? .slice(cores) : .frame(cores)
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
         extractor.isCancelled = isCancelled
         let scaler = Scaler()

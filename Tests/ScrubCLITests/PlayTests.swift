@@ -74,6 +74,12 @@ struct PlayTmuxTests {
         Tmux.run(["send-keys", "-t", name, "Right"])
         s = waitFor(name) { (Tmux.shownSeconds($0) ?? 0) >= 3.9 }
         #expect((Tmux.shownSeconds(s) ?? 0) >= 3.9 && (Tmux.shownSeconds(s) ?? 99) <= 5.1, "→ moves about 5 s (to a keyframe)")
+        // Mouse: a click in the middle of the bar (SGR report, 1-based: row 29 of 30, column 51) seeks to ~50 %.
+        Tmux.run(["send-keys", "-t", name, "Home"])
+        _ = waitFor(name) { Tmux.shownSeconds($0) == 0 }
+        Tmux.run(["send-keys", "-t", name, "-l", "\u{1B}[<0;51;29M\u{1B}[<0;51;29m"])
+        s = waitFor(name) { (Tmux.shownSeconds($0) ?? 0) >= 3.5 }
+        #expect(abs((Tmux.shownSeconds(s) ?? -1) - 4) <= 0.5, "click on the bar's middle → about 4 s: \(Tmux.shownSeconds(s) ?? -1)")
         // Resize: the bar follows the new width.
         Tmux.run(["resize-window", "-t", name, "-x", "60", "-y", "20"])
         s = waitFor(name) { scr in scr.split(separator: "\n").contains { $0.contains("●") && $0.count <= 60 } }

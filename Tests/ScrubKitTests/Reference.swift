@@ -33,10 +33,10 @@ enum Reference {
 
     /// ffmpeg's render of the frame at `time` (it auto-rotates and honours the frame's matrix/range), scaled to
     /// w×h with the area filter, as packed RGB.
-    static func render(_ path: String, at time: Double?, width: Int, height: Int, extraFilters: String = "") -> [UInt8] {
+    static func render(_ path: String, at time: Double?, width: Int, height: Int, extraFilters: String = "", scaleOptions: String = "") -> [UInt8] {
         var args = ["-v", "error"]
         if let time { args += ["-ss", String(format: "%.6f", time)] }
-        args += ["-i", path, "-frames:v", "1", "-vf", "\(extraFilters)scale=\(width):\(height):flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        args += ["-i", path, "-frames:v", "1", "-vf", "\(extraFilters)scale=\(width):\(height):flags=area\(scaleOptions)", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
         return [UInt8](run("ffmpeg", args))
     }
 

@@ -127,3 +127,32 @@ import Testing
         #expect(Data(base64Encoded: String(b64))?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
     }
 }
+
+@Suite struct DetectionBudgetTests {
+    /// A terminal that never answers costs the time budget, never a hang.
+    @Test func silentTerminalFallsBackWithinTheBudget() {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let devnull = open("/dev/null", O_WRONLY)
+        defer { close(devnull) }
+        let start = Date()
+        let kind = GraphicsDetection.detect(env: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], input: fds[0], output: devnull, budget: 0.2)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(kind == .blocks)
+        #expect(elapsed < 1.0, "took \(elapsed) s")
+        #expect(GraphicsDetection.detect(env: ["TERM": "xterm-256color"], input: fds[0], output: devnull, budget: 0.05) == .blocks256)
+    }
+
+    /// A sixel terminal answering DA1 is recognised.
+    @Test func answeringTerminalIsRecognised() {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let reply = Array("\u{1B}[12;1R\u{1B}[?63;1;4;22c".utf8)
+        _ = reply.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        let devnull = open("/dev/null", O_WRONLY)
+        defer { close(devnull) }
+        #expect(GraphicsDetection.detect(env: ["TERM": "xterm"], input: fds[0], output: devnull, budget: 0.5) == .sixel)
+    }
+}

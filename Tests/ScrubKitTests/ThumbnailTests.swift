@@ -354,3 +354,22 @@ struct CoverArtTests {
         #expect(budget.reserve(40) == 40)
     }
 }
+
+@Suite(.enabled(if: Corpus.samplesAvailable && Reference.available, "needs samples/ and ffmpeg"))
+struct BT709ColourTests {
+    /// An HD clip tagged BT.709 must be converted with the BT.709 matrix (swscale would default to BT.601:
+    /// greens and reds visibly off).
+    @Test func bt709ClipMatchesAReferenceWithTheRightMatrix() throws {
+        let file = Corpus.sample("h264_gop2s.mp4")
+        var g = ThumbnailGenerator(path: file)
+        g.maximumSize = .longestSide(192)
+        g.setExact()
+        let t = try g.image(at: .absolute(MediaTime(value: 1, timescale: 1)))
+        let (w, h) = (t.image.width, t.image.height)
+        let right = Reference.render(file, at: 1, width: w, height: h, scaleOptions: ":in_color_matrix=bt709:in_range=tv")
+        let wrong = Reference.render(file, at: 1, width: w, height: h, scaleOptions: ":in_color_matrix=bt601:in_range=tv")
+        let dRight = Reference.meanDifference(t.image.pixels, right), dWrong = Reference.meanDifference(t.image.pixels, wrong)
+        #expect(dRight < 4, "vs BT.709 reference: \(dRight)")
+        #expect(dRight < dWrong, "closer to BT.709 (\(dRight)) than to BT.601 (\(dWrong))")
+    }
+}
