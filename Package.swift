@@ -19,7 +19,9 @@ let package = Package(
         ),
         // The thin FFmpeg wrapper layer: the only code that imports CFFmpeg or touches unsafe pointers.
         // Each wrapper owns one FFmpeg object and frees it exactly once; everything it hands out is a Swift value.
-        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "MediaTime"]),
+        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CJPEG", "MediaTime"]),
+        // libjpeg-turbo: JPEG stills decoded with DCT-domain scaling while streaming from the file.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libsixel (sixel encoding) and its thin bridge: part of the C-bridge layer, like FFmpegBridge.
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
         .target(name: "SixelBridge", dependencies: ["CSixel"]),

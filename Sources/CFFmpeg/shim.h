@@ -112,4 +112,13 @@ static inline int scrub_sws_scale_from(struct SwsContext *ctx, const uint8_t *sr
 /// Returns freed heap memory to the system (glibc keeps it in its arenas otherwise).
 static inline void scrub_release_free_memory(void) { malloc_trim(0); }
 
+/// Scales packed data into packed data (e.g. RGB24 → RGB24).
+static inline int scrub_sws_scale_packed(struct SwsContext *ctx, const uint8_t *src, int src_stride, int src_h, uint8_t *dst, int dst_stride) {
+    const uint8_t *in[4] = { src, NULL, NULL, NULL };
+    int in_stride[4] = { src_stride, 0, 0, 0 };
+    uint8_t *out[4] = { dst, NULL, NULL, NULL };
+    int out_stride[4] = { dst_stride, 0, 0, 0 };
+    return sws_scale(ctx, in, in_stride, 0, src_h, out, out_stride);
+}
+
 #endif

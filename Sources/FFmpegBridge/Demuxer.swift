@@ -13,7 +13,13 @@ public final class Demuxer {
 
     /// Opens `path` (always as a plain file: `a:b.mp4` is not a protocol, `%` is not an image sequence) and reads
     /// enough packets to learn the streams.
-    public init(path: String) throws {
+    public convenience init(path: String) throws { try self.init(path: path, probesStills: true) }
+
+    /// - Parameter probesStills: whether to probe (`avformat_find_stream_info`) single-image files too. The probe of a
+    ///   still decodes the whole picture at full size just to learn its pixel format — for a 24 MP JPEG most of the
+    ///   time and memory of a thumbnail. Callers that read the size from the file header and let the decoder report
+    ///   the rest pass false. Every other kind of file is always probed.
+    public init(path: String, probesStills: Bool) throws {
         FFmpegLog.applyDefault()
         self.path = path
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -24,8 +30,12 @@ public final class Demuxer {
         let opened = avformat_open_input(&ctx, "file:" + absolute, nil, &options)
         guard opened >= 0, let ctx else { throw FFmpegError(opened, "open") }
         context = ctx   // from here on, deinit closes it (also when the next call throws)
-        let found = avformat_find_stream_info(ctx, nil)
-        if found < 0 { throw FFmpegError(found, "read stream info") }
+        let name = String(cString: ctx.pointee.iformat.pointee.name)
+        let isStillFormat = name == "image2" || (name.hasSuffix("_pipe") && name != "gif_pipe")
+        if probesStills || !isStillFormat {
+            let found = avformat_find_stream_info(ctx, nil)
+            if found < 0 { throw FFmpegError(found, "read stream info") }
+        }
     }
 
     deinit {

@@ -11,6 +11,13 @@ enum ImageHeader {
         return dimensions(bytes: [UInt8](data))
     }
 
+    /// Whether the file starts like a JPEG (SOI marker).
+    static func isJPEG(path: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        return (try? h.read(upToCount: 3)).map { [UInt8]($0) == [0xFF, 0xD8, 0xFF] } ?? false
+    }
+
     static func dimensions(bytes b: [UInt8]) -> (width: Int, height: Int)? {
         func be16(_ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }
         func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }

@@ -110,6 +110,12 @@ public struct ThumbnailGenerator: Sendable {
     /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
     private func run(_ fixedTimes: [TimeExpression]?, plan: ((Timeline) throws -> [TimeExpression])?,
                      isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+        // JPEG stills: libjpeg-turbo's scaled decode, when it accepts the file; any time names the picture.
+        if let (thumb, timeline) = try jpegStillThumbnail() {
+            let times = try fixedTimes ?? plan!(timeline)
+            for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(thumb))) }
+            return
+        }
         let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true)
         let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
                                                 sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)

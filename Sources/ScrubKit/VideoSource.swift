@@ -20,14 +20,21 @@ final class VideoSource {
     init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false) throws {
         if let problem = MediaFile.checkReadable(path) { throw problem }
         // Refuse image bombs from the header bytes: FFmpeg reports 0×0 for some of them.
-        if let (w, h) = ImageHeader.dimensions(path: path), w > 0, h > 0, w * h > pixelLimit {
+        let headerSize = ImageHeader.dimensions(path: path)
+        if let (w, h) = headerSize, w > 0, h > 0, w * h > pixelLimit {
             throw MediaError(.tooLarge, path: path, "picture is \(w)×\(h) (\(w * h / 1_000_000) MP), above the pixel limit of \(pixelLimit / 1_000_000) MP")
         }
         let demuxer: Demuxer
-        do { demuxer = try Demuxer(path: path) } catch { throw MediaError.opening(path, error) }
+        // Stills are not probed (that would decode them at full size); their size comes from the header bytes.
+        do { demuxer = try Demuxer(path: path, probesStills: false) } catch { throw MediaError.opening(path, error) }
         if demuxer.formatName == "tty" { throw MediaError(.notMedia, path: path, "a text file, not media") }
         let streams = demuxer.streams
         var chosen = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
+        if var v = chosen, v.width == 0, let (w, h) = headerSize {   // an unprobed still
+            v.width = w
+            v.height = h
+            chosen = v
+        }
         var isCoverArt = false
         if chosen == nil, allowsCoverArt, let cover = streams.first(where: { $0.kind == .video && $0.isAttachedPicture && $0.hasDecoder }) {
             chosen = cover

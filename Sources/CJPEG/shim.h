@@ -1,0 +1,80 @@
+// libjpeg-turbo for Swift: one C function that decodes a JPEG file scaled in the DCT domain (1/1 … 1/8) to RGB,
+// streaming from the file. libjpeg reports fatal errors through error_exit, which must not return: it longjmps back
+// here (Swift cannot), so a corrupt file gives an error code, never exit() or a crash.
+#ifndef SCRUBKIT_CJPEG_SHIM_H
+#define SCRUBKIT_CJPEG_SHIM_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <jpeglib.h>
+
+struct scrub_jpeg_error { struct jpeg_error_mgr base; jmp_buf jump; char message[JMSG_LENGTH_MAX]; };
+
+static void scrub_jpeg_error_exit(j_common_ptr cinfo) {
+    struct scrub_jpeg_error *e = (struct scrub_jpeg_error *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, e->message);
+    longjmp(e->jump, 1);
+}
+static void scrub_jpeg_silence(j_common_ptr cinfo) { (void)cinfo; }
+
+typedef struct {
+    unsigned char *pixels;   // RGB, width * height * 3 (caller frees with scrub_jpeg_free)
+    int width, height;       // decoded (scaled) size
+    int full_width, full_height;
+    char message[JMSG_LENGTH_MAX];
+} scrub_jpeg_result;
+
+/// Decodes `path` scaled by 1/`denominator` (1, 2, 4 or 8). Returns 0 on success; 1 when libjpeg cannot or should
+/// not handle it here (error or an unsupported colour space, e.g. CMYK): the caller falls back; 2 when the picture
+/// is above `max_pixels` (checked from the header, before any pixel memory is allocated).
+static inline int scrub_jpeg_decode(const char *path, int denominator, long long max_pixels, scrub_jpeg_result *out) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 1;
+    struct jpeg_decompress_struct cinfo;
+    struct scrub_jpeg_error err;
+    unsigned char *volatile pixels = NULL;
+    cinfo.err = jpeg_std_error(&err.base);
+    err.base.error_exit = scrub_jpeg_error_exit;
+    err.base.output_message = scrub_jpeg_silence;
+    err.message[0] = 0;
+    if (setjmp(err.jump)) {
+        snprintf(out->message, sizeof out->message, "%s", err.message);
+        jpeg_destroy_decompress(&cinfo);
+        free(pixels);
+        fclose(f);
+        return 1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_stdio_src(&cinfo, f);
+    jpeg_read_header(&cinfo, TRUE);
+    out->full_width = (int)cinfo.image_width;
+    out->full_height = (int)cinfo.image_height;
+    if ((long long)cinfo.image_width * (long long)cinfo.image_height > max_pixels) {
+        jpeg_destroy_decompress(&cinfo); fclose(f); return 2;
+    }
+    if (cinfo.jpeg_color_space != JCS_YCbCr && cinfo.jpeg_color_space != JCS_GRAYSCALE && cinfo.jpeg_color_space != JCS_RGB) {
+        jpeg_destroy_decompress(&cinfo); fclose(f); return 1;
+    }
+    cinfo.out_color_space = JCS_RGB;
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = (unsigned int)denominator;
+    cinfo.dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(&cinfo);
+    int w = (int)cinfo.output_width, h = (int)cinfo.output_height;
+    pixels = (unsigned char *)malloc((size_t)w * (size_t)h * 3);
+    if (!pixels) { jpeg_destroy_decompress(&cinfo); fclose(f); return 1; }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = pixels + (size_t)cinfo.output_scanline * (size_t)w * 3;
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    fclose(f);
+    out->pixels = pixels;
+    out->width = w;
+    out->height = h;
+    return 0;
+}
+
+static inline void scrub_jpeg_free(scrub_jpeg_result *r) { free(r->pixels); r->pixels = NULL; }
+#endif

@@ -1,0 +1,94 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+@testable import ScrubKit
+import Testing
+
+/// EXIF orientation read from APP1, in both byte orders.
+@Suite struct ExifOrientationTests {
+    func jpeg(exif tiff: [UInt8]) -> [UInt8] {
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let len = payload.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(len >> 8), UInt8(len & 0xFF)] + payload + [0xFF, 0xDA, 0, 2]
+    }
+    func tiff(littleEndian: Bool, orientation: UInt16, type: UInt16 = 3) -> [UInt8] {
+        func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        func u32(_ v: UInt32) -> [UInt8] { littleEndian ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) }
+        let head: [UInt8] = littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
+        // IFD0 with two entries: ImageWidth (0x0100), then Orientation (0x0112).
+        return head + u16(42) + u32(8) + u16(2)
+            + u16(0x0100) + u16(3) + u32(1) + u16(640) + u16(0)
+            + u16(0x0112) + u16(type) + u32(1) + u16(orientation) + u16(0) + u32(0)
+    }
+
+    @Test func bothByteOrders() {
+        for le in [true, false] {
+            for o: UInt16 in 1...8 {
+                #expect(ExifOrientation.read(bytes: jpeg(exif: tiff(littleEndian: le, orientation: o))) == Int(o))
+            }
+        }
+    }
+
+    @Test func absentOrMalformed() {
+        #expect(ExifOrientation.read(bytes: [0xFF, 0xD8, 0xFF, 0xDA, 0, 2]) == nil)
+        #expect(ExifOrientation.read(bytes: Array("not a jpeg".utf8)) == nil)
+        #expect(ExifOrientation.read(bytes: jpeg(exif: [0x49, 0x49, 0, 0])) == nil)
+        #expect(ExifOrientation.read(bytes: jpeg(exif: tiff(littleEndian: true, orientation: 6, type: 4))) == nil, "wrong type is not trusted")
+        #expect(Orientation(exif: ExifOrientation.read(bytes: jpeg(exif: tiff(littleEndian: true, orientation: 0))) ?? 1) == .identity)
+    }
+}
+
+/// JPEG stills through libjpeg-turbo, and the fallback to FFmpeg for what it declines.
+@Suite struct JPEGPathTests {
+    @Test(.enabled(if: Corpus.samplesAvailable && Reference.available))
+    func scaledDecodeMatchesAReferenceRender() throws {
+        var g = ThumbnailGenerator(path: Corpus.sample("large_6000x4000.jpg"))
+        g.maximumSize = .longestSide(300)
+        let t = try g.image(at: .absolute(.zero))
+        #expect(t.image.width == 300 && t.image.height == 200)
+        let ref = Reference.render(Corpus.sample("large_6000x4000.jpg"), at: nil, width: 300, height: 200)
+        #expect(Reference.meanDifference(t.image.pixels, ref) < 4)
+    }
+
+    @Test(.enabled(if: Corpus.samplesAvailable))
+    func unscaledAndNoShrinkGiveFullDetail() throws {
+        var g = ThumbnailGenerator(path: Corpus.sample("large_6000x4000.jpg"))
+        g.maximumSize = .longestSide(1500)
+        let shrunk = try g.image(at: .absolute(.zero))
+        g.allowsShrinkOnLoad = false
+        let full = try g.image(at: .absolute(.zero))
+        #expect(shrunk.image.width == 1500 && full.image.width == 1500)
+        var total = 0
+        for i in 0..<shrunk.image.pixels.count { total += abs(Int(shrunk.image.pixels[i]) - Int(full.image.pixels[i])) }
+        #expect(Double(total) / Double(shrunk.image.pixels.count) < 3, "shrink-on-load keeps the picture")
+    }
+
+    @Test func decoderDeclinesWhatItShouldNotDo() {
+        let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-\(UUID().uuidString).jpg").path
+        FileManager.default.createFile(atPath: bogus, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 1, 2, 0xFF, 0xD9]))
+        defer { try? FileManager.default.removeItem(atPath: bogus) }
+        guard case .declined = JPEGDecoder.decode(path: bogus, denominator: 8, maxPixels: 1_000_000) else {
+            Issue.record("a JPEG without a frame must be declined, not crash or exit"); return
+        }
+        if case .decoded = JPEGDecoder.decode(path: "/nonexistent.jpg", denominator: 1, maxPixels: 1) { Issue.record("missing file decoded?") }
+    }
+
+    @Test(.enabled(if: Corpus.available), arguments: ["sharp-fixtures/Channel_digital_image_CMYK_color.jpg", "sharp-fixtures/testimgl.jpg",
+                                                      "androidx-media/jpeg/pixel-motion-photo-shortened.jpg", "sharp-fixtures/concert.jpg"])
+    func cmykLosslessTruncatedAndGreyAllWork(file: String) throws {
+        var g = ThumbnailGenerator(path: Corpus.path(file))
+        g.maximumSize = .longestSide(200)
+        let t = try g.image(at: .absolute(.zero))
+        #expect(max(t.image.width, t.image.height) <= 200 && min(t.image.width, t.image.height) > 0)
+        #expect(Set(t.image.pixels).count > 8, "\(file): a real picture")
+    }
+
+    @Test(.enabled(if: Corpus.available))
+    func pixelLimitStillRefusesBeforeDecoding() {
+        var g = ThumbnailGenerator(path: Corpus.path("exif-orientation/Portrait_6.jpg"))
+        g.pixelLimit = 1_000_000
+        do { _ = try g.image(at: .absolute(.zero)); Issue.record("should refuse") }
+        catch let e as MediaError { #expect(e.kind == .tooLarge) }
+        catch { Issue.record("\(error)") }
+    }
+}
