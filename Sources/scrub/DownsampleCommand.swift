@@ -27,13 +27,17 @@ enum DownsampleCommand {
         let limit = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "downsample")
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         var failed = false
+        // Inputs sharing a stem (clip.png, clip.jpg) keep their whole name, so no result replaces another.
+        let stems = p.positional.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
+        let shared = Set(stems.filter { s in stems.filter { $0 == s }.count > 1 })
         for path in p.positional {
             var gen = ThumbnailGenerator(path: path)
             gen.maximumSize = out.maximumSize
             gen.allowsUpscaling = out.allowsUpscaling
             if let limit { gen.pixelLimit = limit }
             let format = out.format ?? ImageFormat(fileExtension: URL(fileURLWithPath: path).pathExtension).flatMap { $0.isAvailable ? $0 : nil } ?? .jpeg
-            let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            let url = URL(fileURLWithPath: path)
+            let stem = shared.contains(url.deletingPathExtension().lastPathComponent) ? url.lastPathComponent : url.deletingPathExtension().lastPathComponent
             let target = URL(fileURLWithPath: dir).appendingPathComponent("\(stem).\(format.fileExtension)").path
             do {
                 let thumb = try gen.image(at: .absolute(.zero))

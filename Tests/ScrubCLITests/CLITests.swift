@@ -122,3 +122,22 @@ struct CLIInfoTests {
         #expect(r.stdout.contains("1920×1080"))
     }
 }
+
+@Suite struct DownsampleCLITests {
+    @Test func sameStemsDoNotOverwriteEachOther() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-ds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = Scrub.packageRoot.appendingPathComponent("samples/image.png")
+        let copy = dir.appendingPathComponent("image.jpg")
+        try FileManager.default.copyItem(at: Scrub.packageRoot.appendingPathComponent("samples/large_6000x4000.jpg"), to: copy)
+        let out = dir.appendingPathComponent("out")
+        let r = try Scrub.run(["downsample", png.path, copy.path, "--max-size", "64", "--out", out.path, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let outputs = Scrub.jsonLines(r.stdout).compactMap { $0["output"] as? String }
+        #expect(Set(outputs).count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["image.jpg.jpg", "image.png.png"], "each keeps its own format, and its whole name")
+        let bad = try Scrub.run(["downsample", "/nonexistent.png", png.path, "--out", out.path])
+        #expect(bad.status == 1 && bad.stderr.contains("/nonexistent.png: no such file"))
+    }
+}
