@@ -131,7 +131,6 @@ public struct ThumbnailGenerator: Sendable {
                                                                      maxLowres: Decoder.maxLowres(demuxer: source.demuxer, streamIndex: facts.index)) : 0
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let bigFrames = facts.width * facts.height >= 3840 * 2160   // 4K and up: no frame threads (each holds frames)
-        // Slice threads for single pictures and huge frames (latency, memory); frame threads for long exact runs.
         // Slice threads for single pictures, keyframes only and huge frames (latency, memory: no extra frames held);
         // frame threads where several times may need exact decoding (throughput on long forward decodes).
         let keyframesOnly = requestedTimeToleranceBefore.isPositiveInfinity
