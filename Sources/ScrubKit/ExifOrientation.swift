@@ -5,10 +5,7 @@ enum ExifOrientation {
     /// 1…8 when present (other values are returned as-is: `Orientation(exif:)` treats them as upright); nil when
     /// the file has no EXIF orientation.
     static func read(path: String) -> Int? {
-        guard let h = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? h.close() }
-        guard let data = try? h.read(upToCount: 256 * 1024) else { return nil }
-        return read(bytes: [UInt8](data))
+        ImageHeader.head(path: path).flatMap(read(bytes:))
     }
 
     static func read(bytes b: [UInt8]) -> Int? {

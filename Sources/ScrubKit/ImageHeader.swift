@@ -5,20 +5,21 @@ import Foundation
 enum ImageHeader {
     /// (width, height), or nil when the file is not one of these formats or the header is unreadable.
     static func dimensions(path: String) -> (width: Int, height: Int)? {
+        head(path: path).flatMap(dimensions(bytes:))
+    }
+
+    /// The first bytes of a file (enough for every header read here), or nil when it cannot be read.
+    static func head(path: String) -> [UInt8]? {
         guard let h = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? h.close() }
-        guard let data = try? h.read(upToCount: 256 * 1024), data.count >= 26 else { return nil }
-        return dimensions(bytes: [UInt8](data))
+        return (try? h.read(upToCount: 256 * 1024)).map { [UInt8]($0) }
     }
 
-    /// Whether the file starts like a JPEG (SOI marker).
-    static func isJPEG(path: String) -> Bool {
-        guard let h = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? h.close() }
-        return (try? h.read(upToCount: 3)).map { [UInt8]($0) == [0xFF, 0xD8, 0xFF] } ?? false
-    }
+    /// Whether the bytes start like a JPEG (SOI marker).
+    static func isJPEG(_ b: [UInt8]) -> Bool { b.starts(with: [0xFF, 0xD8, 0xFF]) }
 
     static func dimensions(bytes b: [UInt8]) -> (width: Int, height: Int)? {
+        guard b.count >= 26 else { return nil }
         func be16(_ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }
         func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }
         func le16(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 }

@@ -19,6 +19,11 @@ public struct MediaError: Error, Sendable, CustomStringConvertible, Equatable {
 
     public var description: String { "\(path): \(reason)" }
 
+    /// A picture of `width × height` is refused by the pixel limit (checked before anything sized by it exists).
+    static func overPixelLimit(_ path: String, width: Int, height: Int, limit: Int) -> MediaError {
+        MediaError(.tooLarge, path: path, "picture is \(width)×\(height) (\(width * height / 1_000_000) MP), above the pixel limit of \(limit / 1_000_000) MP")
+    }
+
     /// Maps an FFmpeg failure while opening `path` to a clear message.
     static func opening(_ path: String, _ error: Error) -> MediaError {
         guard let ff = error as? FFmpegError else { return MediaError(.unreadable, path: path, "\(error)") }

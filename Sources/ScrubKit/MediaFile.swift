@@ -40,7 +40,7 @@ enum MediaFile {
             return MediaError(.unsupported, path: path, "unsupported video codec \(what): this FFmpeg cannot decode it")
         }
         if v.width > 0, v.height > 0, v.width * v.height > pixelLimit {
-            return MediaError(.tooLarge, path: path, "picture is \(v.width)×\(v.height) (\(v.width * v.height / 1_000_000) MP), above the pixel limit of \(pixelLimit / 1_000_000) MP")
+            return MediaError.overPixelLimit(path, width: v.width, height: v.height, limit: pixelLimit)
         }
         return nil
     }

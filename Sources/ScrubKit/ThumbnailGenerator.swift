@@ -187,13 +187,17 @@ public struct ThumbnailGenerator: Sendable {
         guard maxLowres > 0, width > 0, height > 0, maximumSize != .unscaled else { return 0 }
         let a = maximumSize.fit(width: display.0, height: display.1)
         let b = maximumSize.fit(width: display.1, height: display.0)
+        // The shrunk picture must cover the target in both orientations.
+        return shrinkFactor(width: width, height: height, covering: (max(a.0, b.1), max(a.1, b.0)), maximum: maxLowres)
+    }
+
+    /// The largest k ≤ min(`maximum`, 3) such that the picture at 1/2^k (sides rounded up, as decoders do) is still
+    /// at least `covering` in both directions: shrink-on-load never goes below the output.
+    static func shrinkFactor(width: Int, height: Int, covering: (Int, Int), maximum: Int = 3) -> Int {
         var k = 0
-        while k < min(maxLowres, 3) {
+        while k < min(maximum, 3) {
             let next = k + 1
-            let w = (width + (1 << next) - 1) >> next
-            let h = (height + (1 << next) - 1) >> next
-            // Require the shrunk picture to cover the target in both orientations.
-            if w >= max(a.0, b.1) && h >= max(a.1, b.0) { k = next } else { break }
+            if (width + (1 << next) - 1) >> next >= covering.0 && (height + (1 << next) - 1) >> next >= covering.1 { k = next } else { break }
         }
         return k
     }

@@ -22,7 +22,7 @@ final class VideoSource {
         // Refuse image bombs from the header bytes: FFmpeg reports 0×0 for some of them.
         let headerSize = ImageHeader.dimensions(path: path)
         if let (w, h) = headerSize, w > 0, h > 0, w * h > pixelLimit {
-            throw MediaError(.tooLarge, path: path, "picture is \(w)×\(h) (\(w * h / 1_000_000) MP), above the pixel limit of \(pixelLimit / 1_000_000) MP")
+            throw MediaError.overPixelLimit(path, width: w, height: h, limit: pixelLimit)
         }
         let demuxer: Demuxer
         // Stills are not probed (that would decode them at full size); their size comes from the header bytes.
