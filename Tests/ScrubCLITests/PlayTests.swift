@@ -5,28 +5,40 @@ import Testing
 enum Tmux {
     static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static var available: Bool { path != nil }
+    /// A server of our own, so a test never touches the user's tmux and can always be torn down.
+    static let socket = "scrubtest\(getpid())"
 
-    /// Runs a tmux command. Only `capture-pane` output is read: a server started by `new-session` would inherit
-    /// a pipe and keep it open forever.
+    /// Runs a tmux command and returns what it printed.
+    ///
+    /// Not `Foundation.Process`: `new-session` leaves a daemon behind, and a daemon that inherits a descriptor
+    /// Foundation waits on (its exit-watch socket, or the pipes of another test's process spawned at the same
+    /// moment) keeps that wait from ever ending — that hung CI. Here the child gets only /dev/null and a capture
+    /// file (`closefrom(3)` in the child), and we reap it with `waitpid` ourselves.
     @discardableResult
     static func run(_ args: [String]) -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path!)
-        p.arguments = args
-        p.standardError = FileHandle.nullDevice
-        p.standardInput = FileHandle.nullDevice
-        guard args.first == "capture-pane" else {
-            p.standardOutput = FileHandle.nullDevice
-            try? p.run()
-            p.waitUntilExit()
-            return ""
-        }
-        let out = Pipe()
-        p.standardOutput = out
-        try? p.run()
-        let d = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: d, as: UTF8.self)
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(getpid())-\(UUID().uuidString)").path
+        defer { unlink(capture) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        closeFrom3(&actions)
+        let argv = ([path!, "-L", socket, "-f", "/dev/null"] + args).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path!, &actions, nil, argv + [nil], environ) == 0 else { return "" }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
+    }
+
+    /// glibc ≥ 2.34 has `posix_spawn_file_actions_addclosefrom_np`, but Swift's Glibc module does not export it.
+    private static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 
     /// Seconds shown in the status line ("m:ss.s / …"), nil when absent.
@@ -37,7 +49,7 @@ enum Tmux {
     }
 }
 
-@Suite(.enabled(if: Tmux.available, "needs tmux"), .serialized)
+@Suite(.enabled(if: Tmux.available, "needs tmux"), .serialized, .timeLimit(.minutes(2)))
 struct PlayTmuxTests {
     let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
 
