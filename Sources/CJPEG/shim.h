@@ -1,5 +1,5 @@
-// libjpeg-turbo for Swift: one C function that decodes a JPEG file scaled in the DCT domain (1/1 … 1/8) to RGB,
-// streaming from the file. libjpeg reports fatal errors through error_exit, which must not return: it longjmps back
+// libjpeg-turbo for Swift: a decoder that reads a JPEG file scaled in the DCT domain (1/1 … 1/8) to RGB, streaming
+// from the file, and an encoder from packed RGB to JPEG bytes. libjpeg reports fatal errors through error_exit, which must not return: it longjmps back
 // here (Swift cannot), so a corrupt file gives an error code, never exit() or a crash.
 #ifndef SCRUBKIT_CJPEG_SHIM_H
 #define SCRUBKIT_CJPEG_SHIM_H
@@ -77,4 +77,45 @@ static inline int scrub_jpeg_decode(const char *path, int denominator, long long
 }
 
 static inline void scrub_jpeg_free(scrub_jpeg_result *r) { free(r->pixels); r->pixels = NULL; }
+
+/// Encodes packed RGB (`stride` bytes per row) at libjpeg `quality` (1–100), without chroma subsampling (4:4:4:
+/// thumbnails are small, and coloured edges and text stay sharp). On success returns 0 and sets `*bytes` (free with
+/// free()) and `*size`; on failure returns 1 with `message` set.
+static inline int scrub_jpeg_encode(const unsigned char *rgb, int width, int height, int stride, int quality,
+                                    unsigned char **bytes, unsigned long *size, char message[JMSG_LENGTH_MAX]) {
+    struct jpeg_compress_struct cinfo;
+    struct scrub_jpeg_error err;
+    unsigned char *volatile buffer = NULL;
+    unsigned long buffer_size = 0;
+    cinfo.err = jpeg_std_error(&err.base);
+    err.base.error_exit = scrub_jpeg_error_exit;
+    err.base.output_message = scrub_jpeg_silence;
+    err.message[0] = 0;
+    if (setjmp(err.jump)) {
+        snprintf(message, JMSG_LENGTH_MAX, "%s", err.message);
+        jpeg_destroy_compress(&cinfo);
+        free(buffer);
+        return 1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, (unsigned char **)&buffer, &buffer_size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = TRUE;
+    for (int i = 0; i < cinfo.num_components; i++) { cinfo.comp_info[i].h_samp_factor = 1; cinfo.comp_info[i].v_samp_factor = 1; }
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(rgb + (size_t)cinfo.next_scanline * (size_t)stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    *bytes = buffer;
+    *size = buffer_size;
+    return 0;
+}
 #endif

@@ -18,16 +18,18 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether this FFmpeg build can write the format.
-    public var isAvailable: Bool { ImageEncoder.encoderName(self).flatMap { avcodec_find_encoder_by_name($0) } != nil }
+    /// Whether this build can write the format (JPEG: always, with libjpeg-turbo; PNG and WebP: if libavcodec can).
+    public var isAvailable: Bool {
+        self == .jpeg || ImageEncoder.encoderName(self).flatMap { avcodec_find_encoder_by_name($0) } != nil
+    }
 }
 
-/// Encodes an ``RGBImage`` into PNG, JPEG or WebP bytes with libavcodec.
+/// Encodes an ``RGBImage`` into PNG or WebP bytes with libavcodec, JPEG with libjpeg-turbo.
 public enum ImageEncoder {
     static func encoderName(_ format: ImageFormat) -> String? {
         switch format {
         case .png: return "png"
-        case .jpeg: return "mjpeg"
+        case .jpeg: return nil   // libjpeg-turbo, see JPEGEncoder
         case .webp: return avcodec_find_encoder_by_name("libwebp") != nil ? "libwebp" : nil
         }
     }
@@ -35,6 +37,7 @@ public enum ImageEncoder {
     /// The encoded file bytes. `quality` (1–100) applies to JPEG and WebP.
     public static func encode(_ image: RGBImage, as format: ImageFormat, quality: Int = 85) throws -> [UInt8] {
         guard image.width > 0, image.height > 0 else { throw FFmpegError(operation: "encode", message: "empty picture") }
+        if format == .jpeg { return try JPEGEncoder.encode(image, quality: quality) }
         guard let name = encoderName(format), let codec = avcodec_find_encoder_by_name(name) else {
             throw FFmpegError(operation: "encode \(format.rawValue)", message: "no encoder in this FFmpeg build")
         }
@@ -44,21 +47,13 @@ public enum ImageEncoder {
         let pixFmt: AVPixelFormat
         switch format {
         case .png: pixFmt = AV_PIX_FMT_RGB24
-        case .jpeg: pixFmt = AV_PIX_FMT_YUVJ444P
-        case .webp: pixFmt = AV_PIX_FMT_YUV420P
+        case .webp, .jpeg: pixFmt = AV_PIX_FMT_YUV420P
         }
         ctx.pointee.width = Int32(image.width)
         ctx.pointee.height = Int32(image.height)
         ctx.pointee.pix_fmt = pixFmt
         ctx.pointee.time_base = AVRational(num: 1, den: 25)   // the PNG encoder refuses to open without one
         let q = max(1, min(100, quality))
-        if format == .jpeg {
-            ctx.pointee.color_range = AVCOL_RANGE_JPEG
-            ctx.pointee.flags |= AV_CODEC_FLAG_QSCALE
-            // qscale 2 (best) … 31 (worst)
-            let qscale = 2 + (100 - q) * 29 / 99
-            ctx.pointee.global_quality = Int32(qscale) * FF_QP2LAMBDA
-        }
         var opts: OpaquePointer? = nil
         defer { av_dict_free(&opts) }
         if format == .webp { av_dict_set(&opts, "quality", String(q), 0) }
@@ -69,7 +64,6 @@ public enum ImageEncoder {
         f.pointee.width = Int32(image.width)
         f.pointee.height = Int32(image.height)
         f.pointee.format = pixFmt.rawValue
-        if format == .jpeg { f.pointee.color_range = AVCOL_RANGE_JPEG }
         try check(av_frame_get_buffer(f, 0), "allocate frame")
         try image.pixels.withUnsafeBufferPointer { src in
             if pixFmt == AV_PIX_FMT_RGB24 {
@@ -84,8 +78,7 @@ public enum ImageEncoder {
                     throw FFmpegError(operation: "encode", message: "cannot convert colours")
                 }
                 defer { sws_freeContext(sws) }
-                let full: Int32 = format == .jpeg ? 1 : 0
-                sws_setColorspaceDetails(sws, sws_getCoefficients(SWS_CS_ITU601), 1, sws_getCoefficients(SWS_CS_ITU601), full, 0, 1 << 16, 1 << 16)
+                sws_setColorspaceDetails(sws, sws_getCoefficients(SWS_CS_ITU601), 1, sws_getCoefficients(SWS_CS_ITU601), 0, 0, 1 << 16, 1 << 16)
                 try check(scrub_sws_scale_from(sws, src.baseAddress, Int32(image.stride), Int32(image.height), f), "convert colours")
             }
         }
