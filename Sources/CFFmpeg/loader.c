@@ -22,7 +22,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 void *scrub_ffmpeg_symbol(enum scrub_ffmpeg_library library, const char *name) {
     pthread_mutex_lock(&lock);
     if (!handles[library]) {
-        handles[library] = dlopen(sonames[library], RTLD_NOW | RTLD_LOCAL);
+        handles[library] = dlopen(sonames[library], RTLD_LAZY | RTLD_LOCAL);
         if (!handles[library]) {
             fprintf(stderr, "scrub: cannot load FFmpeg's %s (%s); install it (Debian: apt-get install ffmpeg)\n",
                     sonames[library], dlerror());
