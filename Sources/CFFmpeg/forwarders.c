@@ -77,10 +77,6 @@ int av_log_format_line2(void *a0, int a1, const char *a2, va_list a3, char *a4, 
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_log_format_line2)(a0, a1, a2, a3, a4, a5, a6);
 }
 
-int av_log_get_level(void) {
-    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_log_get_level)();
-}
-
 void av_log_set_callback(void (*a0) (void *, int, const char *, va_list)) {
     SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_log_set_callback)(a0);
 }

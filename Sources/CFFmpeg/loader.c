@@ -19,16 +19,53 @@ static const char *const sonames[] = {
 static void *handles[4];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+// FFmpeg's log: where it goes, kept here so that choosing it does not load FFmpeg.
+static scrub_log_sink log_sink;
+static int log_level = AV_LOG_QUIET;
+
+static void log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
+    scrub_log_sink sink = __atomic_load_n(&log_sink, __ATOMIC_ACQUIRE);
+    if (!sink || level > __atomic_load_n(&log_level, __ATOMIC_RELAXED)) return;
+    char line[1024];
+    int print_prefix = 1;
+    av_log_format_line2(avcl, level, fmt, vl, line, sizeof line, &print_prefix);
+    sink(level, line);
+}
+
+static void *open_library(enum scrub_ffmpeg_library library) {
+    void *handle = dlopen(sonames[library], RTLD_LAZY | RTLD_LOCAL);
+    if (!handle) {
+        fprintf(stderr, "scrub: cannot load FFmpeg's %s (%s); install it (Debian: apt-get install ffmpeg)\n",
+                sonames[library], dlerror());
+        _exit(127);
+    }
+    return handle;
+}
+
+// With `lock` held and libavutil open: hands the log settings to FFmpeg (dlsym, not the forwarders: they lock).
+static void apply_log_settings(void) {
+    void (*set_level)(int) = (void (*)(int))dlsym(handles[SCRUB_LIB_AVUTIL], "av_log_set_level");
+    void (*set_callback)(void (*)(void *, int, const char *, va_list)) =
+        (void (*)(void (*)(void *, int, const char *, va_list)))dlsym(handles[SCRUB_LIB_AVUTIL], "av_log_set_callback");
+    if (set_level) set_level(log_level);
+    if (set_callback) set_callback(log_trampoline);
+}
+
+void scrub_set_log_sink(scrub_log_sink sink, int level) {
+    pthread_mutex_lock(&lock);
+    __atomic_store_n(&log_sink, sink, __ATOMIC_RELEASE);
+    __atomic_store_n(&log_level, level, __ATOMIC_RELAXED);
+    if (handles[SCRUB_LIB_AVUTIL]) apply_log_settings();
+    pthread_mutex_unlock(&lock);
+}
+
 void *scrub_ffmpeg_symbol(enum scrub_ffmpeg_library library, const char *name) {
     pthread_mutex_lock(&lock);
-    if (!handles[library]) {
-        handles[library] = dlopen(sonames[library], RTLD_LAZY | RTLD_LOCAL);
-        if (!handles[library]) {
-            fprintf(stderr, "scrub: cannot load FFmpeg's %s (%s); install it (Debian: apt-get install ffmpeg)\n",
-                    sonames[library], dlerror());
-            _exit(127);
-        }
+    if (!handles[SCRUB_LIB_AVUTIL]) {   // every FFmpeg library needs it: open it first and set up the log
+        handles[SCRUB_LIB_AVUTIL] = open_library(SCRUB_LIB_AVUTIL);
+        apply_log_settings();
     }
+    if (!handles[library]) handles[library] = open_library(library);
     void *symbol = dlsym(handles[library], name);
     pthread_mutex_unlock(&lock);
     if (!symbol) {

@@ -20,7 +20,6 @@ public final class Demuxer {
     ///   time and memory of a thumbnail. Callers that read the size from the file header and let the decoder report
     ///   the rest pass false. Every other kind of file is always probed.
     public init(path: String, probesStills: Bool) throws {
-        FFmpegLog.applyDefault()
         self.path = path
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var options: OpaquePointer? = nil

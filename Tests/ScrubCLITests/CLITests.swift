@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the built `scrub` binary.
@@ -30,10 +31,11 @@ enum Scrub {
 
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
-    static func run(_ args: [String], stdin: String? = nil) throws -> Result {
+    static func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = args
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -47,8 +49,17 @@ enum Scrub {
             p.standardInput = FileHandle.nullDevice
             try p.run()
         }
+        // Drain stderr on its own thread: a child that fills one pipe while we wait on the other would deadlock.
+        let errData = Mutex(Data())
+        let drained = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let e = err.fileHandleForReading.readDataToEndOfFile()
+            errData.withLock { $0 = e }
+            drained.signal()
+        }
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        let e = errData.withLock { $0 }
         p.waitUntilExit()
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
@@ -120,6 +131,42 @@ struct CLIInfoTests {
         #expect(r.status == 0)
         #expect(r.stdout.contains("rotate 180°"))
         #expect(r.stdout.contains("1920×1080"))
+    }
+}
+
+/// FFmpeg is opened on first use (Sources/CFFmpeg/loader.c), so work that needs no codec never maps libavcodec and
+/// its ~150 dependencies. The dynamic loader's own log (LD_DEBUG=files) says what was opened.
+@Suite struct LazyFFmpegTests {
+    static func librariesOpened(by args: [String]) throws -> (Scrub.Result, [String]) {
+        let r = try Scrub.run(args, environment: ["LD_DEBUG": "files"])
+        let opened = r.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard let m = line.firstMatch(of: /file=(\S+)\s+\[0\];\s+dynamically loaded/) else { return nil }
+            return String(m.1)
+        }
+        return (r, opened)
+    }
+
+    @Test func aJPEGThumbnailNeverLoadsTheCodecLibraries() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("lazy-\(getpid()).jpg").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let jpeg = Scrub.packageRoot.appendingPathComponent("samples/large_6000x4000.jpg").path
+        let (r, opened) = try Self.librariesOpened(by: ["thumb", jpeg, "--max-size", "160", "-o", out])
+        #expect(r.status == 0, "\(r.stderr.suffix(300))")
+        #expect(FileManager.default.fileExists(atPath: out))
+        #expect(!opened.contains { $0.hasPrefix("libavcodec") || $0.hasPrefix("libavformat") }, "opened: \(opened)")
+        let (v, none) = try Self.librariesOpened(by: ["--version"])
+        #expect(v.status == 0 && none.isEmpty, "--version opened \(none)")
+    }
+
+    @Test func aVideoThumbnailOpensFFmpegOnDemand() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("lazy-\(getpid()).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let video = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
+        let (r, opened) = try Self.librariesOpened(by: ["thumb", video, "--at", "50%", "--max-size", "160", "-o", out])
+        #expect(r.status == 0, "\(r.stderr.suffix(300))")
+        for lib in ["libavformat", "libavcodec", "libswscale", "libavutil"] {
+            #expect(opened.contains { $0.hasPrefix(lib) }, "\(lib) opened on demand: \(opened)")
+        }
     }
 }
 

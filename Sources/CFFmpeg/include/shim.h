@@ -70,22 +70,11 @@ static inline int scrub_packet_is_key(const AVPacket *pkt) { return (pkt->flags 
 /// av_log is variadic: log a preformatted message with a "%s" format (never as the format itself).
 static inline void scrub_log(void *avcl, int level, const char *message) { av_log(avcl, level, "%s", message); }
 
-/// Formats an FFmpeg log call into `buffer` (used by the log callback; va_list does not import into Swift).
+/// Receives FFmpeg's formatted log lines (va_list does not import into Swift).
 typedef void (*scrub_log_sink)(int level, const char *line);
-static scrub_log_sink scrub_current_sink = NULL;
-static inline void scrub_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
-    if (!scrub_current_sink || level > av_log_get_level()) return;
-    char line[1024];
-    int print_prefix = 1;
-    av_log_format_line2(avcl, level, fmt, vl, line, sizeof line, &print_prefix);
-    scrub_current_sink(level, line);
-}
-/// Routes FFmpeg's log to `sink` (NULL: silence), for messages at or above `level` in importance.
-static inline void scrub_set_log_sink(scrub_log_sink sink, int level) {
-    scrub_current_sink = sink;
-    av_log_set_level(level);
-    av_log_set_callback(scrub_log_trampoline);
-}
+/// Routes FFmpeg's log to `sink` (NULL: silence), for messages at or above `level` in importance. Takes effect when
+/// FFmpeg is loaded (loader.c), so it never loads FFmpeg itself. Until called, FFmpeg's log is silenced.
+void scrub_set_log_sink(scrub_log_sink sink, int level);
 
 /// Sets the frame's pointers into `data` with line size `stride` (for writing scaler output into Swift memory).
 static inline void scrub_frame_set_plane(AVFrame *frame, int plane, uint8_t *data, int stride) {
