@@ -60,7 +60,7 @@ public final class VideoWriter {
     public func append(_ image: RGBImage) throws {
         precondition(image.width == width && image.height == height)
         try check(av_frame_make_writable(frame.pointer), "frame")
-        try image.pixels.withUnsafeBufferPointer { p in
+        _ = try image.pixels.withUnsafeBufferPointer { p in
             try check(scrub_sws_scale_from(sws, p.baseAddress, Int32(image.stride), Int32(height), frame.pointer), "convert")
         }
         frame.pointer.pointee.pts = nextPTS
