@@ -169,10 +169,17 @@ extension Demuxer {
         if av_seek_frame(context, Int32(streamIndex), -(1 << 62), 0) < 0 { hasRead = true; rewind() }
     }
 
-    /// Seeks back to the start of the file (by time; by byte where time seeking is not supported).
+    /// Seeks back to the start of the file (by time; by byte where time seeking is not supported, and first for
+    /// streams with timestamp discontinuities — MPEG-TS/PS — whose timestamp search can land past the first
+    /// keyframe when the file starts at a late timestamp).
     public func rewind() {
         guard hasRead else { return }
         hasRead = false
+        if let format = context.pointee.iformat, format.pointee.flags & AVFMT_TS_DISCONT != 0,
+           format.pointee.flags & AVFMT_NO_BYTE_SEEK == 0,
+           avformat_seek_file(context, -1, Int64.min, 0, 0, AVSEEK_FLAG_BYTE) >= 0 {
+            return
+        }
         let s = context.pointee.start_time
         let start = s == MediaTime.noTimestamp ? 0 : s
         if avformat_seek_file(context, -1, Int64.min, start, start, 0) < 0 {

@@ -156,3 +156,25 @@ struct QuirkTests {
         #expect(v?.displayWidth == 720 && v?.displayHeight == 1080)
     }
 }
+
+/// Files without an index whose timeline starts late (MPEG-TS at 6.4 s with one keyframe): after `scrub info` has
+/// scanned the packets, going back to the start must find the keyframe again (a timestamp search landed past it).
+@Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
+struct LateStartTransportStreamTests {
+    @Test func infoDecodesTheFirstFrameAfterScanning() {
+        let i = MediaInspector().inspect(path: Corpus.sample("ts_late_start.ts"))
+        #expect(i.error == nil, "\(String(describing: i.error))")
+        #expect(abs(i.startTime.seconds - 6.4) < 0.05, "start \(i.startTime.seconds)")
+        #expect(i.video?.width == 320 && i.video?.height == 240)
+    }
+
+    @Test func thumbnailsAtTheStartAndMiddleAreExact() throws {
+        var g = ThumbnailGenerator(path: Corpus.sample("ts_late_start.ts"))
+        g.requestedTimeToleranceBefore = .zero
+        g.requestedTimeToleranceAfter = .zero
+        let first = try g.image(at: .fraction(numerator: 0, denominator: 1))
+        #expect(abs(first.actualTime.seconds - 6.4) < 0.001, "first frame \(first.actualTime.seconds)")
+        let middle = try g.image(at: .fraction(numerator: 1, denominator: 2))
+        #expect(abs(middle.actualTime.seconds - 7.88) < 0.001, "50 % → 6.4 + 1.5 s, frame at 7.88: \(middle.actualTime.seconds)")
+    }
+}

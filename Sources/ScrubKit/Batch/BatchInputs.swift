@@ -5,7 +5,9 @@ public enum BatchInputs {
     /// Extensions treated as media when walking a directory.
     public static let mediaExtensions: Set<String> = [
         "mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "ts", "m2ts", "mts", "mpg", "mpeg", "flv", "3gp", "3g2",
-        "wmv", "asf", "ogv", "vob", "dv", "mxf", "jpg", "jpeg", "png", "webp", "gif", "bmp", "tif", "tiff", "heic", "avif",
+        "wmv", "asf", "ogv", "vob", "dv", "mxf", "m2v", "m2p", "mod", "tod", "y4m", "f4v", "divx", "rm", "rmvb", "nut",
+        "mk3d", "jpg", "jpeg", "jfif", "png", "apng", "webp", "gif", "bmp", "tif", "tiff", "tga", "ppm", "pgm", "pnm",
+        "dpx", "jxl", "heic", "avif",
     ]
 
     /// Files from `arguments`: a file; a directory (recursive, media extensions only, hidden entries skipped,
