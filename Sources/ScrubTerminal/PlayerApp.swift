@@ -128,18 +128,19 @@ public final class PlayerApp: @unchecked Sendable {
         case .right: jump(by: 5)
         case .down: jump(by: -60)
         case .up: jump(by: 60)
-        case .character(","): player.step(byFrames: -1)
-        case .character("."): player.step(byFrames: 1)
-        case .home: scrub(toFraction: 0)
-        case .end: scrub(toFraction: 1)
+        case .character(","): settlePending = false; player.step(byFrames: -1)
+        case .character("."): settlePending = false; player.step(byFrames: 1)
+        case .home: scrub(toFraction: 0, absolute: true)
+        case .end: scrub(toFraction: 1, absolute: true)
         case .character("["): setRate(index: rateIndex - 1)
         case .character("]"): setRate(index: rateIndex + 1)
         case .character("e"), .character("E"): exact.toggle(); lastStatus = ""
         case .character(let c) where c.isWholeNumber:
-            scrub(toFraction: Double(c.wholeNumberValue ?? 0) / 10)
+            scrub(toFraction: Double(c.wholeNumberValue ?? 0) / 10, absolute: true)
         case .mouse(let button, let column, let row, let pressed):
             let onBar = row == layout.barRow && layout.bar.contains(column: column)
             if pressed && (button == 0 && onBar || button == 32 && dragging) {
+                settlePending = false   // the mouse takes over from a key jump still settling
                 dragging = true
                 player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: true)
             } else if !pressed && dragging {
@@ -156,27 +157,30 @@ public final class PlayerApp: @unchecked Sendable {
         lastStatus = ""
     }
 
-    /// Keyboard scrubbing: loose (keyframe) seeks coalesced while keys repeat; the final position exact when the
-    /// keys stop, if exact seeks are on.
+    /// Keyboard scrubbing: loose (keyframe) seeks coalesced while keys repeat; when the keys stop, the position is
+    /// made exact if exact seeks are on, and always after a jump to an absolute place (0–9, Home, End: "50 %" means
+    /// 50 %, not the keyframe before it — like mpv's precise absolute seeks and the end of a mouse drag).
     private func jump(by seconds: Double) {
         let d = player.duration, start = player.startTime
         guard d.isNumeric, d > .zero else { return }
         let target = player.currentTime + MediaTime(seconds: seconds, preferredTimescale: 1000)
-        scrub(toFraction: (target - start).fraction(of: d))
+        scrub(toFraction: (target - start).fraction(of: d), absolute: false)
     }
 
-    private func scrub(toFraction f: Double) {
+    private func scrub(toFraction f: Double, absolute: Bool) {
         player.seek(toFraction: f, dragging: true)
         lastKeyAt = Date().timeIntervalSince1970
         settlePending = true
         pendingFraction = f
+        pendingIsAbsolute = absolute
     }
     private var pendingFraction = 0.0
+    private var pendingIsAbsolute = false
 
     private func settleIfIdle() {
         guard settlePending, Date().timeIntervalSince1970 - lastKeyAt > 0.2 else { return }
         settlePending = false
-        if exact { player.seek(toFraction: pendingFraction, dragging: false) }
+        if exact || pendingIsAbsolute { player.seek(toFraction: pendingFraction, dragging: false) }
     }
 
     // MARK: - Drawing

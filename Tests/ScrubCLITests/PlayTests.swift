@@ -80,6 +80,10 @@ struct PlayTmuxTests {
         Tmux.run(["send-keys", "-t", name, "5"])
         s = waitFor(name) { (Tmux.shownSeconds($0) ?? -1) >= 3.5 && (Tmux.shownSeconds($0) ?? 99) <= 4.5 }
         #expect(abs((Tmux.shownSeconds(s) ?? -1) - 4) <= 0.5, "key 5 → 50 %: \(Tmux.shownSeconds(s) ?? -1)")
+        // An absolute jump lands exactly, not on the keyframe before (3 → 30 % = 2.4 s; keyframes every 2 s).
+        Tmux.run(["send-keys", "-t", name, "3"])
+        s = waitFor(name) { abs((Tmux.shownSeconds($0) ?? -1) - 2.4) < 0.01 }
+        #expect(abs((Tmux.shownSeconds(s) ?? -1) - 2.4) < 0.01, "key 3 → 2.4 s exactly: \(Tmux.shownSeconds(s) ?? -1)")
         Tmux.run(["send-keys", "-t", name, "Home"])
         s = waitFor(name) { Tmux.shownSeconds($0) == 0 }
         #expect(Tmux.shownSeconds(s) == 0)
