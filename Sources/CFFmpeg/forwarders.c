@@ -93,6 +93,10 @@ void av_packet_free(AVPacket **a0) {
     SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_free)(a0);
 }
 
+void av_packet_move_ref(AVPacket *a0, AVPacket *a1) {
+    SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_move_ref)(a0, a1);
+}
+
 void av_packet_rescale_ts(AVPacket *a0, AVRational a1, AVRational a2) {
     SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_rescale_ts)(a0, a1, a2);
 }

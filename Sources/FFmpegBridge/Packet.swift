@@ -21,4 +21,10 @@ public final class Packet {
     public var size: Int { Int(pointer.pointee.size) }
 
     public func unref() { av_packet_unref(pointer) }
+
+    /// Takes `other`'s data and fields, leaving `other` empty (no copy).
+    public func take(from other: Packet) {
+        av_packet_unref(pointer)
+        av_packet_move_ref(pointer, other.pointer)
+    }
 }

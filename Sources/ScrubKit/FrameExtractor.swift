@@ -89,7 +89,8 @@ final class FrameExtractor {
             // Fastest mode always takes the keyframe; a finite window takes it when it is inside the window and would
             // not repeat a picture (else the exact frame is decoded).
             if before.isPositiveInfinity || (!repeatsKeyframe && (keyframe.map { $0 >= windowStart } ?? false)) {
-                if let found = try keyframeFrame(at: time) {
+                // (A finite window checks the picture's own time too: the index may be partial or in decode time.)
+                if let found = try keyframeFrame(at: time), before.isPositiveInfinity || found.time >= windowStart {
                     lastKeyframeReturned = found.time
                     lastKeyframeIndexTime = keyframe ?? .invalid
                     return found
@@ -138,11 +139,22 @@ final class FrameExtractor {
     // MARK: - Keyframe path
 
     private func keyframeFrame(at time: MediaTime) throws -> Found? {
-        try seek(to: time)
-        let f = try reader.keyframeAfterSeek()
-        // The decoder was drained: it must be flushed before anything else is decoded.
+        let target = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity) ?? .max
+        // The decoder is drained at the end: it must be flushed before anything else is decoded.
         defer { reader.reset(); positioned = false }
-        guard let f else { return nil }
+        try seek(to: time)
+        var retreat = MediaTime(value: 1, timescale: 1)
+        var outcome = try reader.keyframe(atOrBefore: target)
+        // Landed past the keyframe (formats without an index seek by a timestamp search): back off and look again;
+        // from the start of the file, or after backing off 8 s, take the first keyframe there is.
+        while case .landedLate = outcome {
+            let earlier = time - retreat
+            let last = retreat.seconds > 8 || earlier <= source.start
+            try seek(to: last && earlier <= source.start ? source.start - MediaTime(value: 1, timescale: 1) : earlier)
+            retreat = retreat.multiplied(by: 2)
+            outcome = try reader.keyframe(atOrBefore: target, acceptingLater: last)
+        }
+        guard case .frame(let f) = outcome else { return nil }
         framesDecoded += 1
         var t = decoder.time(of: f)
         if !t.isNumeric { t = time }

@@ -64,9 +64,25 @@ final class FrameReader {
         try decoder.send(packet)
     }
 
-    /// Reads packets up to and including the next keyframe packet, sends it, then drains the decoder so its
-    /// frame comes out at once (H.264/HEVC would otherwise hold it for a GOP). Call ``reset()`` afterwards.
-    func keyframeAfterSeek(maxPackets: Int = 10_000) throws -> Frame? {
+    /// What ``keyframe(atOrBefore:acceptingLater:)`` found.
+    enum KeyframeOutcome {
+        /// The keyframe's picture (reused object: valid until the next call). Call ``reset()`` afterwards.
+        case frame(Frame)
+        /// No keyframe after the seek point is presented at or before the target: the seek landed late (an
+        /// unindexed format's timestamp search, a keyframe whose decode time is before the target but not its
+        /// presentation time, or past the last keyframe). Seek earlier and ask again.
+        case landedLate
+        /// No keyframe at all, even accepting later ones.
+        case none
+    }
+
+    /// After a seek: the last keyframe presented at or before `target` (stream time base). Packets are only read,
+    /// not decoded, until one is decoded after the target (no later keyframe can then qualify); that keyframe is
+    /// then sent alone and the decoder drained, so its picture comes out at once (H.264/HEVC would otherwise hold
+    /// it for a GOP). With `acceptingLater`, the first keyframe is taken when none qualifies.
+    func keyframe(atOrBefore target: Int64, acceptingLater: Bool = false, maxPackets: Int = 10_000) throws -> KeyframeOutcome {
+        let candidate = try Packet()
+        var haveCandidate = false
         var read = 0
         while read < maxPackets {
             let got: Bool
@@ -74,17 +90,29 @@ final class FrameReader {
             if !got { break }
             guard packet.streamIndex == decoder.streamIndex else { continue }
             read += 1
-            guard packet.isKeyframe else { continue }
-            try decoder.send(packet)
-            break
+            let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+            let dts = packet.dts != MediaTime.noTimestamp ? packet.dts : pts
+            if packet.isKeyframe {
+                if pts == MediaTime.noTimestamp || pts <= target {
+                    candidate.take(from: packet)
+                    haveCandidate = true
+                    continue
+                }
+                if haveCandidate { break }
+                if acceptingLater { candidate.take(from: packet); haveCandidate = true }
+                break
+            }
+            // Decoded after the target: no later keyframe can be presented at or before it.
+            if dts != MediaTime.noTimestamp && dts > target && (haveCandidate || !acceptingLater) { break }
         }
+        guard haveCandidate else { return acceptingLater ? .none : .landedLate }
+        try decoder.send(candidate)
         draining = true
         try decoder.send(nil)
         while true {
             switch try decoder.receive(into: frame) {
-            case .frame: return frame
-            case .finished: return nil
-            case .needsInput: return nil
+            case .frame: return .frame(frame)
+            case .finished, .needsInput: return .none
             }
         }
     }

@@ -31,6 +31,16 @@ enum Reference {
             .compactMap { Double($0.split(separator: ",").first.map(String.init) ?? "") }.sorted()
     }
 
+    /// Presentation times of the key frames, as ffprobe reports them, sorted.
+    static func keyframeTimes(_ path: String) -> [Double] {
+        let out = run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,best_effort_timestamp_time",
+                                  "-of", "csv=p=0", path])
+        return String(decoding: out, as: UTF8.self).split(separator: "\n").compactMap { line -> Double? in
+            let f = line.split(separator: ",")
+            return f.count >= 2 && f[0] == "1" ? Double(f[1]) : nil
+        }.sorted()
+    }
+
     /// ffmpeg's render of the frame at `time` (it auto-rotates and honours the frame's matrix/range), scaled to
     /// w×h with the area filter, as packed RGB.
     static func render(_ path: String, at time: Double?, width: Int, height: Int, extraFilters: String = "", scaleOptions: String = "") -> [UInt8] {

@@ -373,3 +373,33 @@ struct BT709ColourTests {
         #expect(dRight < dWrong, "closer to BT.709 (\(dRight)) than to BT.601 (\(dWrong))")
     }
 }
+
+/// MPEG-TS has no index: a seek is a timestamp search that can land a GOP late. The fastest mode must still return
+/// the keyframe at or before the time, and the default window never a picture after it.
+@Suite(.enabled(if: Corpus.available && Reference.available, "needs ../shared/media and ffprobe"))
+struct UnindexedKeyframeTests {
+    let file = Corpus.path("androidx-media/ts/bbb_2500ms.ts")
+
+    @Test func fastestModeReturnsTheKeyframeAtOrBefore() throws {
+        let keyframes = Reference.keyframeTimes(file)
+        #expect(keyframes.count >= 5)
+        let source = try VideoSource(path: file, pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let inf = MediaTime.positiveInfinity
+        for t in stride(from: 2.3, through: 3.9, by: 0.2) {
+            let expected = keyframes.last { $0 <= t + 1e-6 }!
+            let got = try x.frame(at: MediaTime(seconds: t, preferredTimescale: 90000), toleranceBefore: inf, toleranceAfter: inf).time.seconds
+            #expect(abs(got - expected) < 0.001, "at \(t) s: keyframe \(expected) expected, got \(got)")
+        }
+    }
+
+    @Test func defaultWindowNeverReturnsALaterPicture() throws {
+        var g = ThumbnailGenerator(path: file)
+        g.maximumSize = .longestSide(64)
+        for t in stride(from: 2.3, through: 3.9, by: 0.2) {
+            let thumb = try g.image(at: .absolute(MediaTime(seconds: t, preferredTimescale: 90000)))
+            #expect(thumb.actualTime.seconds <= t + 1e-6 && thumb.actualTime.seconds >= t - 1 - 1e-6,
+                    "at \(t) s got \(thumb.actualTime.seconds)")
+        }
+    }
+}
