@@ -101,6 +101,13 @@ public final class Decoder {
         set { context.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
     }
 
+    /// Whether the decoder skips its in-loop deblocking filter (H.264, HEVC, VP8/9…: about a fifth of the decoding
+    /// time). Reference pictures then differ slightly, so this is only for pictures that are shrunk a lot.
+    public var skipsLoopFilter: Bool {
+        get { context.pointee.skip_loop_filter == AVDISCARD_ALL }
+        set { context.pointee.skip_loop_filter = newValue ? AVDISCARD_ALL : AVDISCARD_DEFAULT }
+    }
+
     /// Forgets buffered state (after a seek).
     public func flush() { avcodec_flush_buffers(context) }
 

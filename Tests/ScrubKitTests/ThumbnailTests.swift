@@ -403,3 +403,51 @@ struct UnindexedKeyframeTests {
         }
     }
 }
+
+/// Several exact times: two decoders on two halves of the timeline give exactly what one decoder gives, in the same
+/// ascending order, and no GOP is split between them.
+@Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
+struct ParallelDecodingTests {
+    let path = Corpus.sample("h264_gop2s.mp4")
+    // 0.875 … 7.875 s: every GOP (2 s) holds one or two of them.
+    let times = (1...9).map { TimeExpression.absolute(MediaTime(value: Int64($0) * 7, timescale: 8)) }
+
+    func generator(parallel: Bool) -> ThumbnailGenerator {
+        var g = ThumbnailGenerator(path: path)
+        g.setExact()
+        g.maximumSize = .longestSide(160)
+        g.allowsParallelDecoding = parallel
+        return g
+    }
+
+    @Test func twoDecodersGiveTheSameFramesAsOne() throws {
+        let parallel = try generator(parallel: true).generate(at: times)
+        let single = try generator(parallel: false).generate(at: times)
+        #expect(parallel.count == times.count && single.count == times.count)
+        for (p, s) in zip(parallel, single) {
+            let a = try p.result.get(), b = try s.result.get()
+            #expect(a.actualTime == b.actualTime, "index \(p.index)")
+            #expect(a.image == b.image, "index \(p.index): same pixels")
+        }
+    }
+
+    @Test func resultsStreamInAscendingTimeOrder() async throws {
+        var last = MediaTime.negativeInfinity, seen = 0
+        for try await r in generator(parallel: true).images(at: times.reversed()) {
+            let t = try r.result.get()
+            #expect(t.requestedTime >= last)
+            last = t.requestedTime
+            seen += 1
+        }
+        #expect(seen == times.count)
+    }
+
+    @Test func theSplitFallsBetweenGOPs() throws {
+        let source = try VideoSource(path: path, pixelLimit: MediaInspector.defaultPixelLimit)
+        let requests = try times.enumerated().map { ThumbnailGenerator.Request(index: $0, expression: $1, time: try source.resolve($1)) }
+        let halves = try #require(ThumbnailGenerator.split(requests, at: source))
+        #expect(!halves.0.isEmpty && !halves.1.isEmpty)
+        let gop = { (r: ThumbnailGenerator.Request) in Int(r.time.seconds / 2) }
+        #expect(gop(halves.0.last!) != gop(halves.1.first!), "\(halves.0.last!.time.seconds) | \(halves.1.first!.time.seconds)")
+    }
+}

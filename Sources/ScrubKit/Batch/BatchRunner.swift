@@ -113,14 +113,14 @@ public final class BatchRunner: Sendable {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < sources.count else { return }
                 report.withLock { _ in onStart(sources[i]) }
-                let result = process(sources[i], naming: naming)
+                let result = process(sources[i], naming: naming, parallelFiles: jobs)
                 report.withLock { _ in onFinish(result) }
             }
         }
     }
 
     /// One file, start to finish.
-    func process(_ source: String, naming: BatchNaming) -> BatchFileResult {
+    func process(_ source: String, naming: BatchNaming, parallelFiles: Int) -> BatchFileResult {
         let began = Date()
         var result = BatchFileResult(source: source)
         let key = URL(fileURLWithPath: source).standardizedFileURL.path
@@ -135,6 +135,7 @@ public final class BatchRunner: Sendable {
         gen.requestedTimeToleranceBefore = options.toleranceBefore
         gen.requestedTimeToleranceAfter = options.toleranceAfter
         gen.pixelLimit = options.pixelLimit
+        gen.allowsParallelDecoding = parallelFiles <= 1   // files already run in parallel: one decoder each
         let plan = options.sheet.map { BatchTimes.count($0.columns * $0.rows) } ?? options.times
         var reserved = 0
         defer { if reserved > 0 { budget.release(reserved) } }
