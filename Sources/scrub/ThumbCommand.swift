@@ -54,6 +54,7 @@ enum ThumbCommand {
             OptionSpec(names: ["--tolerance"], takesValue: true, valueName: "T", help: "Accept a frame up to T before TIME (default 1s; 0 = exact)."),
             OptionSpec(names: ["--no-rotate"], takesValue: false, help: "Keep stored pixels: ignore the display matrix / EXIF orientation."),
             OptionSpec(names: ["--no-tonemap"], takesValue: false, help: "Keep HDR (PQ/HLG) code values instead of tone-mapping to SDR."),
+            OptionSpec(names: ["--no-fast-decode"], takesValue: false, help: "Keep the deblocking filter even when shrinking 4× or more, and use one decoder."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "Output file (default: NAME-TIME.jpg here). With several --at, {index} and {time} are filled in."),
             OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact} per thumbnail."),
@@ -83,6 +84,8 @@ enum ThumbCommand {
         gen.allowsUpscaling = out.allowsUpscaling
         gen.appliesPreferredTrackTransform = !p.flag("--no-rotate")
         gen.toneMapsHDR = !p.flag("--no-tonemap")
+        gen.allowsFastDecoding = !p.flag("--no-fast-decode")
+        gen.allowsParallelDecoding = !p.flag("--no-fast-decode")
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
         let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
         if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumb") }
