@@ -46,7 +46,7 @@ public final class PlayerApp: @unchecked Sendable {
             throw TerminalError("scrub play needs a terminal (standard input and output must not be redirected)")
         }
         try terminal.enter(mouse: true) { sig in exit(sig == SIGINT ? 130 : 143) }
-        defer { TerminalOutput.write(renderer.clear(), to: 1); terminal.restore() }
+        defer { terminal.write(renderer.clear()); terminal.restore() }
         let kind = options.graphics ?? GraphicsDetection.detect(env: ProcessInfo.processInfo.environment, input: 0, output: 1)
         let status = waitForReady()
         if case .failed(let e) = status { throw TerminalError("\(e)") }
@@ -104,7 +104,7 @@ public final class PlayerApp: @unchecked Sendable {
             layout = PlayerLayout(columns: s.columns, rows: s.rows)
             if s.pixelWidth > 0 && s.pixelHeight > 0 { cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows)) }
         }
-        TerminalOutput.write(renderer.clear() + "\u{1B}[0m\u{1B}[2J", to: 1)
+        terminal.write(renderer.clear() + "\u{1B}[0m\u{1B}[2J")
         lastStatus = ""
         let aspect = aspectRatio(info)
         let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspect)
@@ -200,6 +200,6 @@ public final class PlayerApp: @unchecked Sendable {
         let status = composer.status(layout: layout, line: line, fraction: fraction)
         if status != lastStatus { out += status; lastStatus = status }
         guard !out.isEmpty else { return }
-        TerminalOutput.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l", to: 1)
+        terminal.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l")
     }
 }

@@ -38,6 +38,16 @@ public final class RawTerminal: @unchecked Sendable {
         }
     }
 
+    /// Writes `text` to the terminal while full-screen mode is on; dropped after ``restore()``. Writes and the
+    /// restore exclude each other, so a signal arriving mid-frame can neither cut into a frame's escape sequences
+    /// nor be followed by the rest of that frame drawn over the restored screen.
+    public func write(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard active else { return }
+        TerminalOutput.write(text, to: output)
+    }
+
     /// Leaves full-screen mode; safe to call more than once, from any thread.
     public func restore() {
         lock.lock()
