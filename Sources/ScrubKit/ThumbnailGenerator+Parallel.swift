@@ -37,7 +37,7 @@ extension ThumbnailGenerator {
                          isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         let half = SecondHalf()
         let generator = self
-        Thread.detachNewThread {
+        let thread = Thread {
             defer { half.done.signal() }
             do {
                 let other = try VideoSource(path: generator.path, pixelLimit: generator.pixelLimit, allowsCoverArt: true)
@@ -51,6 +51,8 @@ extension ThumbnailGenerator {
                 half.failure.withLock { $0 = MediaError(.decodeFailed, path: generator.path, "\(error)") }
             }
         }
+        thread.stackSize = 8 << 20   // decoders (dav1d, libaom) want the stack of a main thread, not a small default
+        thread.start()
         let watch: () -> Bool = {
             if isCancelled() { half.cancelled.store(true, ordering: .relaxed); return true }
             return false
