@@ -28,6 +28,7 @@ COMMANDS:
 """
 
 @MainActor func main() -> Int32 {
+    HeapMemory.returnLargeBlocksPromptly()
     var args = Array(CommandLine.arguments.dropFirst())
     // Global: --verbose shows FFmpeg's own log (hidden by default).
     if let i = args.firstIndex(of: "--verbose") { args.remove(at: i); FFmpegLog.showOnStandardError(verbose: true) }

@@ -101,6 +101,14 @@ static inline int scrub_sws_scale_from(struct SwsContext *ctx, const uint8_t *sr
 /// Returns freed heap memory to the system (glibc keeps it in its arenas otherwise).
 static inline void scrub_release_free_memory(void) { malloc_trim(0); }
 
+/// glibc: blocks of 128 KiB and more (decoded frames, pictures) always get their own mapping, returned to the
+/// system when freed (the default threshold grows after the first free, leaving later frames in the heap), and the
+/// heap grows without extra padding.
+static inline void scrub_return_large_blocks_promptly(void) {
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_TOP_PAD, 0);
+}
+
 /// Scales packed data into packed data (e.g. RGB24 → RGB24).
 static inline int scrub_sws_scale_packed(struct SwsContext *ctx, const uint8_t *src, int src_stride, int src_h, uint8_t *dst, int dst_stride) {
     const uint8_t *in[4] = { src, NULL, NULL, NULL };
