@@ -93,7 +93,12 @@ final class FrameReader {
             let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
             let dts = packet.dts != MediaTime.noTimestamp ? packet.dts : pts
             if packet.isKeyframe {
-                if pts == MediaTime.noTimestamp || pts <= target {
+                if pts == MediaTime.noTimestamp {   // nothing to compare: the first keyframe after the seek
+                    candidate.take(from: packet)
+                    haveCandidate = true
+                    break
+                }
+                if pts <= target {
                     candidate.take(from: packet)
                     haveCandidate = true
                     continue
