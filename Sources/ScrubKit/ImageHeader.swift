@@ -17,6 +17,7 @@ enum ImageHeader {
 
     /// Whether the bytes start like a JPEG (SOI marker).
     static func isJPEG(_ b: [UInt8]) -> Bool { b.starts(with: [0xFF, 0xD8, 0xFF]) }
+    static func isWebP(_ b: [UInt8]) -> Bool { b.count >= 12 && b.starts(with: Array("RIFF".utf8)) && Array(b[8..<12]) == Array("WEBP".utf8) }
 
     static func dimensions(bytes b: [UInt8]) -> (width: Int, height: Int)? {
         guard b.count >= 26 else { return nil }

@@ -118,8 +118,9 @@ public struct ThumbnailGenerator: Sendable {
     /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
     private func run(_ fixedTimes: [TimeExpression]?, plan: ((Timeline) throws -> [TimeExpression])?,
                      isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
-        // JPEG stills: libjpeg-turbo's scaled decode, when it accepts the file; any time names the picture.
-        if let (thumb, timeline) = try jpegStillThumbnail() {
+        // JPEG and WebP stills: libjpeg-turbo's / libwebp's scaled decode, when they accept the file; any time names
+        // the picture.
+        if let (thumb, timeline) = try jpegStillThumbnail() ?? webpStillThumbnail() {
             let times = try fixedTimes ?? plan!(timeline)
             for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(thumb))) }
             return

@@ -158,6 +158,16 @@ struct CLIInfoTests {
         #expect(v.status == 0 && none.isEmpty, "--version opened \(none)")
     }
 
+    @Test(.enabled(if: Scrub.corpusAvailable, "needs ../shared/media"))
+    func aWebPThumbnailLoadsNoFFmpegAtAll() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("lazy-webp-\(getpid()).jpg").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let webp = Scrub.media.appendingPathComponent("androidx-media/webp/black_large.webp").path   // 16000×9000
+        let (r, opened) = try Self.librariesOpened(by: ["thumb", webp, "--max-size", "160", "-o", out])
+        #expect(r.status == 0, "\(r.stderr.suffix(300))")
+        #expect(!opened.contains { $0.hasPrefix("libav") || $0.hasPrefix("libsw") }, "opened: \(opened)")
+    }
+
     @Test func aVideoThumbnailOpensFFmpegOnDemand() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("lazy-\(getpid()).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
