@@ -57,7 +57,21 @@ public struct MediaInspector: Sendable {
                 info.error = problem
             } else if verifiesDecoding {
                 demuxer.rewind()
-                let (problem, frameOrientation) = verifyDecoding(demuxer, v, path: path)
+                var (problem, frameOrientation) = verifyDecoding(demuxer, v, path: path)
+                // FFmpeg 5.1 cannot decode animated WebP; libwebp (what thumbnails use for WebP) can.
+                if problem != nil, v.codecName == "webp", let webp = WebPPicture(path: path), webp.decode(width: 1, height: 1) != nil {
+                    problem = nil
+                    frameOrientation = Orientation(exif: ExifOrientation.tiffOrientation(webp.exif) ?? 1)
+                    if var video = info.video {
+                        if webp.frameCount > 1 { video.frameCount = webp.frameCount }
+                        if video.width == 0 || video.height == 0 {   // FFmpeg read no size from an animation
+                            (video.width, video.height) = (webp.width, webp.height)
+                            (video.displayWidth, video.displayHeight) = (webp.width, webp.height)
+                            video.bitDepth = video.bitDepth ?? 8
+                        }
+                        info.video = video
+                    }
+                }
                 info.error = problem
                 // Stills carry EXIF orientation on the decoded frame, not on the stream.
                 if info.isStill, let o = frameOrientation, o != .identity, var video = info.video {
