@@ -26,6 +26,7 @@ enum ThumbsCommand {
             OptionSpec(names: ["--resume"], takesValue: false, help: "Skip files whose outputs from an earlier run with the same settings are complete."),
             OptionSpec(names: ["--shard"], takesValue: true, valueName: "K/N", help: "Process only shard K of N (stable hash of each path), for parallel jobs."),
             OptionSpec(names: ["--sheet"], takesValue: true, valueName: "CxR", help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
+            OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
             OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews)."),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
@@ -49,6 +50,7 @@ enum ThumbsCommand {
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumbs") { opts.pixelLimit = n }
         opts.resume = p.flag("--resume")
         opts.vtt = p.flag("--vtt")
+        opts.skipsBlankFrames = !p.flag("--keep-blank")
 
         let timeOptions = [p.value("--count") != nil, p.value("--every") != nil, p.value("--at") != nil].filter { $0 }.count
         if timeOptions > 1 { throw UsageError(message: "choose one of --count, --every, --at", command: "thumbs") }

@@ -19,6 +19,8 @@ public struct BatchOptions: Sendable {
     public var resume = false
     /// One contact sheet per file instead of separate thumbnails.
     public var sheet: (columns: Int, rows: Int)? = nil
+    /// Contact sheets: replace blank tiles (fades, solid frames) by a nearby frame that shows something.
+    public var skipsBlankFrames = true
     /// Sprites plus a WebVTT thumbnail track per file instead of separate thumbnails.
     public var vtt = false
     public var pixelLimit = MediaInspector.defaultPixelLimit
@@ -41,7 +43,7 @@ public struct BatchOptions: Sendable {
         case .longestSide(let n): size = "long:\(n)"
         case .box(let w, let h): size = "box:\(w)x\(h)"
         }
-        let s = sheet.map { "\($0.columns)x\($0.rows)" } ?? "-"
+        let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")" } ?? "-"
         return [t, size, format.rawValue, String(quality), toleranceBefore.description, toleranceAfter.description,
                 nameTemplate, s, String(vtt)].joined(separator: "|")
     }
@@ -157,6 +159,7 @@ public final class BatchRunner: Sendable {
                 }
             }
             if let sheet = options.sheet {
+                if options.skipsBlankFrames { good = try replacingBlankTiles(good, generator: gen, timeline: timeline) }
                 try writeSheet(good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, into: &result)
             } else if options.vtt {
                 try writeVTT(good, timeline: timeline, source: source, naming: naming, into: &result)
@@ -178,6 +181,42 @@ public final class BatchRunner: Sendable {
         // batch's footprint follows what is being decoded now rather than the largest file seen so far.
         HeapMemory.releaseFreedMemory()
         return result
+    }
+
+    /// Blank tiles replaced by the first non-blank frame among a few nearby times (one more open of the file,
+    /// only when some tile is blank; those times are decoded exactly, so they really differ); a replacement must
+    /// fall between its neighbours, so the sheet stays in time order. A tile stays as it is when nothing qualifies.
+    private func replacingBlankTiles(_ good: [(Int, Thumbnail)], generator: ThumbnailGenerator,
+                                     timeline: ThumbnailGenerator.Timeline) throws -> [(Int, Thumbnail)] {
+        guard !timeline.isStill, timeline.duration.isNumeric, good.count > 1 else { return good }
+        let blank = good.indices.filter { BlankFrames.isBlank(good[$0].1.image) }
+        guard !blank.isEmpty else { return good }
+        let start = timeline.start.seconds, end = start + timeline.duration.seconds
+        let spacing = timeline.duration.seconds / Double(good.count + 1)
+        var asks: [(tile: Int, time: TimeExpression)] = []
+        for b in blank {
+            for t in BlankFrames.alternatives(to: good[b].1.requestedTime, spacing: spacing, start: start, end: end) { asks.append((b, t)) }
+        }
+        var exact = generator
+        exact.setExact()
+        var candidates: [Int: [Thumbnail]] = [:]
+        for r in try exact.generate(at: asks.map(\.time)) {
+            if case .success(let t) = r.result, !BlankFrames.isBlank(t.image) { candidates[asks[r.index].tile, default: []].append(t) }
+        }
+        var out = good
+        var previous = -Double.infinity
+        for i in out.indices {
+            if blank.contains(i) {
+                // The next tile's picture, or where it was asked for if it is blank too (it moves later).
+                let next = i + 1 >= out.count ? .infinity
+                    : blank.contains(i + 1) ? out[i + 1].1.requestedTime.seconds : out[i + 1].1.actualTime.seconds
+                if let t = candidates[i]?.first(where: { $0.actualTime.seconds > previous && $0.actualTime.seconds < next }) {
+                    out[i].1 = t
+                }
+            }
+            previous = out[i].1.actualTime.seconds
+        }
+        return out
     }
 
     private func record(_ source: String, _ index: Int, _ t: Thumbnail, output: String) -> BatchRecord {
