@@ -23,7 +23,11 @@ public struct MediaInspector: Sendable {
         var info = MediaInfo(path: path)
         if let problem = MediaFile.checkReadable(path) { info.error = problem; return info }
         let demuxer: Demuxer
-        do { demuxer = try Demuxer(path: path) } catch { info.error = MediaError.opening(path, error); return info }
+        do { demuxer = try Demuxer(path: path) } catch {
+            if let heif = heifInfo(path) { return heif }   // FFmpeg 5.1 cannot read HEIF stills; libheif can
+            info.error = MediaError.opening(path, error)
+            return info
+        }
         info.container = demuxer.formatName
         if demuxer.formatName == "tty" {   // FFmpeg's catch-all for text ("ANSI art")
             info.error = MediaError(.notMedia, path: path, "a text file, not media")
@@ -87,6 +91,26 @@ public struct MediaInspector: Sendable {
             info.bitRate = nil
             info.video?.frameRate = nil
             info.video?.averageFrameRate = nil
+        }
+        return info
+    }
+
+    /// A HEIF/HEIC still as libheif sees it (displayed size; its rotation is already applied), or nil.
+    private func heifInfo(_ path: String) -> MediaInfo? {
+        guard let head = ImageHeader.head(path: path), ImageHeader.isHEIF(head), let heif = HEIFPicture(path: path),
+              heif.width > 0, heif.height > 0 else { return nil }
+        var info = MediaInfo(path: path)
+        info.container = "heif"
+        info.isStill = true
+        info.video = VideoInfo(streamIndex: 0, codec: "hevc", profile: nil, pixelFormat: nil, bitDepth: nil,
+                               width: heif.width, height: heif.height, sar: (1, 1), rotation: 0, mirrored: false,
+                               displayWidth: heif.width, displayHeight: heif.height, frameRate: nil, averageFrameRate: nil,
+                               frameCount: 1, keyframeInterval: nil, colorPrimaries: nil, colorTransfer: nil,
+                               colorMatrix: nil, colorRange: nil, hdr: .none)
+        if heif.width * heif.height > pixelLimit {
+            info.error = MediaError.overPixelLimit(path, width: heif.width, height: heif.height, limit: pixelLimit)
+        } else if verifiesDecoding, case .failed(let reason) = heif.decode(minWidth: 1, minHeight: 1, keepsStoredOrientation: false, maxPixels: pixelLimit) {
+            info.error = MediaError(.decodeFailed, path: path, "the HEIF image could not be decoded (\(reason))")
         }
         return info
     }

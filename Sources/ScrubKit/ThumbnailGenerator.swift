@@ -118,9 +118,9 @@ public struct ThumbnailGenerator: Sendable {
     /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
     private func run(_ fixedTimes: [TimeExpression]?, plan: ((Timeline) throws -> [TimeExpression])?,
                      isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
-        // JPEG and WebP stills: libjpeg-turbo's / libwebp's scaled decode, when they accept the file; any time names
-        // the picture.
-        if let (thumb, timeline) = try jpegStillThumbnail() ?? webpStillThumbnail() {
+        // JPEG, WebP and HEIF stills: libjpeg-turbo's / libwebp's scaled decode, libheif (embedded thumbnails), when
+        // they accept the file; any time names the picture.
+        if let (thumb, timeline) = try jpegStillThumbnail() ?? webpStillThumbnail() ?? heifStillThumbnail() {
             let times = try fixedTimes ?? plan!(timeline)
             for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(thumb))) }
             return

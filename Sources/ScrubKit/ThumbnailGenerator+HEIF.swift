@@ -1,0 +1,32 @@
+import FFmpegBridge
+import MediaTime
+
+/// HEIF/HEIC stills through libheif: an embedded thumbnail when it covers the output, else the primary image.
+extension ThumbnailGenerator {
+    /// The thumbnail of a HEIF file, or nil when the file is not HEIF or libheif cannot read it.
+    func heifStillThumbnail() throws -> (Thumbnail, Timeline)? {
+        guard MediaFile.checkReadable(path) == nil, let head = ImageHeader.head(path: path), ImageHeader.isHEIF(head),
+              let heif = HEIFPicture(path: path), heif.width > 0, heif.height > 0 else { return nil }
+        let (w, h) = (heif.width, heif.height)
+        if w * h > pixelLimit { throw MediaError.overPixelLimit(path, width: w, height: h, limit: pixelLimit) }
+        let out = maximumSize.fit(width: w, height: h, allowsUpscaling: allowsUpscaling)
+        let keep = !appliesPreferredTrackTransform
+        let cover = allowsShrinkOnLoad && !keep ? out : (Int.max, Int.max)   // Int.max: no thumbnail covers it
+        switch heif.decode(minWidth: cover.0, minHeight: cover.1, keepsStoredOrientation: keep, maxPixels: pixelLimit) {
+        case .tooLarge(let fw, let fh):
+            throw MediaError.overPixelLimit(path, width: fw, height: fh, limit: pixelLimit)
+        case .failed(let reason):
+            throw MediaError(.decodeFailed, path: path, "the HEIF image could not be decoded (\(reason))")
+        case .decoded(let picture):
+            // Stored orientation can be the other way round: fit what was decoded.
+            let size = keep ? maximumSize.fit(width: picture.width, height: picture.height, allowsUpscaling: allowsUpscaling) : out
+            var image = picture
+            if (picture.width, picture.height) != (size.0, size.1) {
+                do { image = try Scaler().resize(picture, width: size.0, height: size.1) }
+                catch { throw MediaError(.decodeFailed, path: path, "cannot scale the picture: \(error)") }
+            }
+            let thumb = Thumbnail(requestedTime: .zero, actualTime: .zero, image: image, orientation: .identity, isExact: false)
+            return (thumb, Timeline(start: .zero, duration: .invalid, isStill: true, codec: "hevc", displayWidth: w, displayHeight: h))
+        }
+    }
+}
