@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <setjmp.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 struct scrub_jpeg_error { struct jpeg_error_mgr base; jmp_buf jump; char message[JMSG_LENGTH_MAX]; };
 
@@ -78,6 +79,30 @@ static inline int scrub_jpeg_decode(const char *path, int denominator, long long
 
 static inline void scrub_jpeg_free(scrub_jpeg_result *r) { free(r->pixels); r->pixels = NULL; }
 
+/// A growable in-memory destination we own (libjpeg's jpeg_mem_dest reallocates behind the caller's back, so after
+/// an error its buffer pointer may already be freed).
+typedef struct { struct jpeg_destination_mgr pub; unsigned char *data; size_t capacity, size; } scrub_jpeg_destination;
+
+static void scrub_jpeg_destination_init(j_compress_ptr cinfo) {
+    scrub_jpeg_destination *d = (scrub_jpeg_destination *)cinfo->dest;
+    d->pub.next_output_byte = d->data;
+    d->pub.free_in_buffer = d->capacity;
+}
+static boolean scrub_jpeg_destination_grow(j_compress_ptr cinfo) {   // called with the buffer full
+    scrub_jpeg_destination *d = (scrub_jpeg_destination *)cinfo->dest;
+    unsigned char *bigger = (unsigned char *)realloc(d->data, d->capacity * 2);
+    if (!bigger) { cinfo->err->msg_code = JERR_OUT_OF_MEMORY; (*cinfo->err->error_exit)((j_common_ptr)cinfo); }
+    d->data = bigger;
+    d->pub.next_output_byte = bigger + d->capacity;
+    d->pub.free_in_buffer = d->capacity;
+    d->capacity *= 2;
+    return TRUE;
+}
+static void scrub_jpeg_destination_term(j_compress_ptr cinfo) {
+    scrub_jpeg_destination *d = (scrub_jpeg_destination *)cinfo->dest;
+    d->size = d->capacity - d->pub.free_in_buffer;
+}
+
 /// Encodes packed RGB (`stride` bytes per row) at libjpeg `quality` (1–100), without chroma subsampling (4:4:4:
 /// thumbnails are small, and coloured edges and text stay sharp). On success returns 0 and sets `*bytes` (free with
 /// free()) and `*size`; on failure returns 1 with `message` set.
@@ -85,8 +110,14 @@ static inline int scrub_jpeg_encode(const unsigned char *rgb, int width, int hei
                                     unsigned char **bytes, unsigned long *size, char message[JMSG_LENGTH_MAX]) {
     struct jpeg_compress_struct cinfo;
     struct scrub_jpeg_error err;
-    unsigned char *volatile buffer = NULL;
-    unsigned long buffer_size = 0;
+    scrub_jpeg_destination destination;
+    destination.capacity = (size_t)width * (size_t)height / 2 + 4096;   // grows if needed
+    destination.size = 0;
+    destination.data = (unsigned char *)malloc(destination.capacity);
+    if (!destination.data) { snprintf(message, JMSG_LENGTH_MAX, "out of memory"); return 1; }
+    destination.pub.init_destination = scrub_jpeg_destination_init;
+    destination.pub.empty_output_buffer = scrub_jpeg_destination_grow;
+    destination.pub.term_destination = scrub_jpeg_destination_term;
     cinfo.err = jpeg_std_error(&err.base);
     err.base.error_exit = scrub_jpeg_error_exit;
     err.base.output_message = scrub_jpeg_silence;
@@ -94,11 +125,11 @@ static inline int scrub_jpeg_encode(const unsigned char *rgb, int width, int hei
     if (setjmp(err.jump)) {
         snprintf(message, JMSG_LENGTH_MAX, "%s", err.message);
         jpeg_destroy_compress(&cinfo);
-        free(buffer);
+        free(destination.data);   // always the current buffer: ours, grown in place
         return 1;
     }
     jpeg_create_compress(&cinfo);
-    jpeg_mem_dest(&cinfo, (unsigned char **)&buffer, &buffer_size);
+    cinfo.dest = &destination.pub;
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
     cinfo.input_components = 3;
@@ -114,8 +145,8 @@ static inline int scrub_jpeg_encode(const unsigned char *rgb, int width, int hei
     }
     jpeg_finish_compress(&cinfo);
     jpeg_destroy_compress(&cinfo);
-    *bytes = buffer;
-    *size = buffer_size;
+    *bytes = destination.data;
+    *size = (unsigned long)destination.size;
     return 0;
 }
 #endif

@@ -92,3 +92,23 @@ import Testing
         catch { Issue.record("\(error)") }
     }
 }
+
+/// JPEG output through libjpeg-turbo, including a picture whose JPEG outgrows the first output buffer.
+@Suite struct JPEGEncoderTests {
+    @Test func noiseAtFullQualityRoundTrips() throws {
+        var rng = SystemRandomNumberGenerator()
+        var picture = RGBImage(width: 200, height: 200)
+        for i in picture.pixels.indices { picture.pixels[i] = UInt8.random(in: 0...255, using: &rng) }
+        let bytes = try ImageEncoder.encode(picture, as: .jpeg, quality: 100)
+        #expect(bytes.count > 200 * 200 / 2 + 4096, "bigger than the first buffer: \(bytes.count)")
+        #expect(bytes.starts(with: [0xFF, 0xD8, 0xFF]) && bytes.suffix(2) == [0xFF, 0xD9])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("noise-\(getpid()).jpg").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        guard case .decoded(let back, _, _) = JPEGDecoder.decode(path: path, denominator: 1, maxPixels: 1 << 30) else {
+            Issue.record("does not decode"); return
+        }
+        #expect(back.width == 200 && back.height == 200)
+        #expect(Reference.meanDifference(back.pixels, picture.pixels) < 8, "quality 100, 4:4:4")
+    }
+}
