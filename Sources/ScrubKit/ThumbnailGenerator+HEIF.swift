@@ -20,13 +20,7 @@ extension ThumbnailGenerator {
         case .decoded(let picture):
             // Stored orientation can be the other way round: fit what was decoded.
             let size = keep ? maximumSize.fit(width: picture.width, height: picture.height, allowsUpscaling: allowsUpscaling) : out
-            var image = picture
-            if (picture.width, picture.height) != (size.0, size.1) {
-                do { image = try Scaler().resize(picture, width: size.0, height: size.1) }
-                catch { throw MediaError(.decodeFailed, path: path, "cannot scale the picture: \(error)") }
-            }
-            let thumb = Thumbnail(requestedTime: .zero, actualTime: .zero, image: image, orientation: .identity, isExact: false)
-            return (thumb, Timeline(start: .zero, duration: .invalid, isStill: true, codec: "hevc", displayWidth: w, displayHeight: h))
+            return try finishStill(picture, size: size, orientation: .identity, display: (w, h), codec: "hevc")
         }
     }
 }

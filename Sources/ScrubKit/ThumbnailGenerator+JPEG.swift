@@ -26,13 +26,22 @@ extension ThumbnailGenerator {
         case .tooLarge(let fw, let fh):
             throw MediaError.overPixelLimit(path, width: fw, height: fh, limit: pixelLimit)
         case .decoded(let picture, _, _):
-            var image: RGBImage
-            do { image = try Scaler().resize(picture, width: stored.0, height: stored.1) }
-            catch { throw MediaError(.decodeFailed, path: path, "cannot scale the picture: \(error)") }
-            if rotate { image = image.applying(exif) }
-            let thumb = Thumbnail(requestedTime: .zero, actualTime: .zero, image: image, orientation: rotate ? exif : .identity, isExact: false)
-            return (thumb, Timeline(start: .zero, duration: .invalid, isStill: true, codec: "mjpeg",
-                                    displayWidth: upright.0, displayHeight: upright.1))
+            return try finishStill(picture, size: stored, orientation: rotate ? exif : .identity, display: upright, codec: "mjpeg")
         }
+    }
+
+    /// A decoded still made into the result: scaled to `size` in one quality pass (unless it already is), then
+    /// turned upright by `orientation`.
+    func finishStill(_ picture: RGBImage, size: (Int, Int), orientation: Orientation, display: (Int, Int),
+                     codec: String) throws -> (Thumbnail, Timeline) {
+        var image = picture
+        if (picture.width, picture.height) != size {
+            do { image = try Scaler().resize(picture, width: size.0, height: size.1) }
+            catch { throw MediaError(.decodeFailed, path: path, "cannot scale the picture: \(error)") }
+        }
+        if orientation != .identity { image = image.applying(orientation) }
+        let thumb = Thumbnail(requestedTime: .zero, actualTime: .zero, image: image, orientation: orientation, isExact: false)
+        return (thumb, Timeline(start: .zero, duration: .invalid, isStill: true, codec: codec,
+                                displayWidth: display.0, displayHeight: display.1))
     }
 }

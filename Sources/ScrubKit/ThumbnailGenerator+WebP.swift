@@ -17,14 +17,7 @@ extension ThumbnailGenerator {
         let stored = rotate && exif.swapsDimensions ? (out.1, out.0) : (out.0, out.1)
         // Without shrink-on-load (to measure it), decode at full size and scale afterwards.
         let decodeSize = allowsShrinkOnLoad ? stored : (w, h)
-        guard var image = webp.decode(width: decodeSize.0, height: decodeSize.1) else { return nil }
-        if decodeSize != stored {
-            do { image = try Scaler().resize(image, width: stored.0, height: stored.1) }
-            catch { throw MediaError(.decodeFailed, path: path, "cannot scale the picture: \(error)") }
-        }
-        if rotate { image = image.applying(exif) }
-        let thumb = Thumbnail(requestedTime: .zero, actualTime: .zero, image: image, orientation: rotate ? exif : .identity, isExact: false)
-        return (thumb, Timeline(start: .zero, duration: .invalid, isStill: true, codec: "webp",
-                                displayWidth: upright.0, displayHeight: upright.1))
+        guard let image = webp.decode(width: decodeSize.0, height: decodeSize.1) else { return nil }
+        return try finishStill(image, size: stored, orientation: rotate ? exif : .identity, display: upright, codec: "webp")
     }
 }
