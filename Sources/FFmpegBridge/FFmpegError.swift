@@ -31,9 +31,13 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
     static func describe(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 128)
         if av_strerror(code, &buffer, buffer.count) < 0 { return "error \(code)" }
-        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        return String(decoding: bytes, as: UTF8.self)
+        return string(fromCBuffer: buffer)
     }
+}
+
+/// The NUL-terminated text a C function wrote into `buffer`.
+func string(fromCBuffer buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Throws an ``FFmpegError`` when an FFmpeg return value is negative; returns it otherwise.

@@ -33,7 +33,7 @@ public final class HEIFPicture {
         guard let p = scrub_heif_decode(handle, Int32(clamping: minWidth), Int32(clamping: minHeight), keepsStoredOrientation ? 1 : 0,
                                         Int64(maxPixels), &w, &h, &tooLarge, &message) else {
             if tooLarge != 0 { return .tooLarge(width: width, height: height) }
-            return .failed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            return .failed(string(fromCBuffer: message))
         }
         defer { free(p) }
         return .decoded(RGBImage(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: p, count: Int(w) * Int(h) * 3))))

@@ -15,7 +15,7 @@ enum JPEGEncoder {
         }
         defer { free(bytes) }
         guard status == 0, let bytes, size > 0 else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = string(fromCBuffer: message)
             throw FFmpegError(operation: "encode jpeg", message: reason.isEmpty ? "encoder produced nothing" : reason)
         }
         return Array(UnsafeBufferPointer(start: bytes, count: Int(size)))

@@ -4,9 +4,8 @@ import MediaTime
 /// HEIF/HEIC stills through libheif: an embedded thumbnail when it covers the output, else the primary image.
 extension ThumbnailGenerator {
     /// The thumbnail of a HEIF file, or nil when the file is not HEIF or libheif cannot read it.
-    func heifStillThumbnail() throws -> (Thumbnail, Timeline)? {
-        guard MediaFile.checkReadable(path) == nil, let head = ImageHeader.head(path: path), ImageHeader.isHEIF(head),
-              let heif = HEIFPicture(path: path), heif.width > 0, heif.height > 0 else { return nil }
+    func heifStillThumbnail(head: [UInt8]) throws -> (Thumbnail, Timeline)? {
+        guard ImageHeader.isHEIF(head), let heif = HEIFPicture(path: path), heif.width > 0, heif.height > 0 else { return nil }
         let (w, h) = (heif.width, heif.height)
         if w * h > pixelLimit { throw MediaError.overPixelLimit(path, width: w, height: h, limit: pixelLimit) }
         let out = maximumSize.fit(width: w, height: h, allowsUpscaling: allowsUpscaling)

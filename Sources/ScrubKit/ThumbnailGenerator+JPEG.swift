@@ -8,10 +8,10 @@ import MediaTime
 extension ThumbnailGenerator {
     /// The thumbnail of a JPEG file, or nil when this path does not apply (not a JPEG, or libjpeg declines it —
     /// lossless, CMYK, damaged headers — and FFmpeg gets its turn). Throws for a picture above the pixel limit.
-    func jpegStillThumbnail() throws -> (Thumbnail, Timeline)? {
-        // One read of the file's head serves the type check, the size and the EXIF orientation.
-        guard MediaFile.checkReadable(path) == nil, let head = ImageHeader.head(path: path), ImageHeader.isJPEG(head),
-              let (w, h) = ImageHeader.dimensions(bytes: head), w > 0, h > 0 else { return nil }
+    /// `head`: the file's first bytes (``ImageHeader/head(path:)``), which serve the type check, the size and the
+    /// EXIF orientation.
+    func jpegStillThumbnail(head: [UInt8]) throws -> (Thumbnail, Timeline)? {
+        guard ImageHeader.isJPEG(head), let (w, h) = ImageHeader.dimensions(bytes: head), w > 0, h > 0 else { return nil }
         if w * h > pixelLimit { throw MediaError.overPixelLimit(path, width: w, height: h, limit: pixelLimit) }
         let exif = Orientation(exif: ExifOrientation.read(bytes: head) ?? 1)
         let rotate = appliesPreferredTrackTransform && exif != .identity

@@ -4,9 +4,8 @@ import MediaTime
 /// WebP stills through libwebp: decoded straight to the output size (shrink-on-load), first frame of animations.
 extension ThumbnailGenerator {
     /// The thumbnail of a WebP file, or nil when the file is not WebP or libwebp declines it (FFmpeg then tries).
-    func webpStillThumbnail() throws -> (Thumbnail, Timeline)? {
-        guard MediaFile.checkReadable(path) == nil, let head = ImageHeader.head(path: path), ImageHeader.isWebP(head),
-              let webp = WebPPicture(path: path) else { return nil }
+    func webpStillThumbnail(head: [UInt8]) throws -> (Thumbnail, Timeline)? {
+        guard ImageHeader.isWebP(head), let webp = WebPPicture(path: path) else { return nil }
         let (w, h) = (webp.width, webp.height)
         guard w > 0, h > 0 else { return nil }
         if w * h > pixelLimit { throw MediaError.overPixelLimit(path, width: w, height: h, limit: pixelLimit) }

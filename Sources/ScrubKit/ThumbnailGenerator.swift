@@ -120,7 +120,9 @@ public struct ThumbnailGenerator: Sendable {
                      isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         // JPEG, WebP and HEIF stills: libjpeg-turbo's / libwebp's scaled decode, libheif (embedded thumbnails), when
         // they accept the file; any time names the picture.
-        if let (thumb, timeline) = try jpegStillThumbnail() ?? webpStillThumbnail() ?? heifStillThumbnail() {
+        // (The file's head is read once for all three; a file that cannot be read gets FFmpeg's path and its errors.)
+        if MediaFile.checkReadable(path) == nil, let head = ImageHeader.head(path: path),
+           let (thumb, timeline) = try jpegStillThumbnail(head: head) ?? webpStillThumbnail(head: head) ?? heifStillThumbnail(head: head) {
             let times = try fixedTimes ?? plan!(timeline)
             for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(thumb))) }
             return
