@@ -62,6 +62,10 @@ void av_frame_unref(AVFrame *a0) {
     SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_frame_unref)(a0);
 }
 
+void av_free(void *a0) {
+    SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_free)(a0);
+}
+
 int av_interleaved_write_frame(AVFormatContext *a0, AVPacket *a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_interleaved_write_frame)(a0, a1);
 }
@@ -83,6 +87,10 @@ void av_log_set_callback(void (*a0) (void *, int, const char *, va_list)) {
 
 void av_log_set_level(int a0) {
     SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_log_set_level)(a0);
+}
+
+void *av_malloc(size_t a0) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_malloc)(a0);
 }
 
 AVPacket *av_packet_alloc(void) {

@@ -19,21 +19,32 @@ public final class Scaler {
     /// A packed RGB picture resized to `width × height` (area averaging when shrinking), in one swscale pass.
     public func resize(_ image: RGBImage, width: Int, height: Int) throws -> RGBImage {
         if image.width == width && image.height == height { return image }
-        let downscale = width * 2 <= image.width || height * 2 <= image.height
+        let out = try image.pixels.withUnsafeBufferPointer { src in
+            try Scaler.resizeRGB(src, width: image.width, height: image.height, toWidth: width, height: height)
+        }
+        return RGBImage(width: width, height: height, pixels: out)
+    }
+
+    /// Resizes tightly packed RGB24 pixels held anywhere (no padding needed after the last row: swscale's
+    /// over-reads are kept inside the buffer, see `scrub_sws_scale_tight`).
+    public static func resizeRGB(_ src: UnsafeBufferPointer<UInt8>, width srcWidth: Int, height srcHeight: Int,
+                                 toWidth width: Int, height: Int) throws -> [UInt8] {
+        guard srcWidth > 0, srcHeight > 0, width > 0, height > 0, src.count >= srcWidth * srcHeight * 3 else {
+            throw FFmpegError(operation: "resize", message: "empty picture")
+        }
+        let downscale = width * 2 <= srcWidth || height * 2 <= srcHeight
         let flags = (downscale ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND
-        guard let ctx = sws_getContext(Int32(image.width), Int32(image.height), AV_PIX_FMT_RGB24, Int32(width), Int32(height),
+        guard let ctx = sws_getContext(Int32(srcWidth), Int32(srcHeight), AV_PIX_FMT_RGB24, Int32(width), Int32(height),
                                        AV_PIX_FMT_RGB24, flags, nil, nil, nil) else {
             throw FFmpegError(operation: "resize", message: "cannot create a scaler")
         }
         defer { sws_freeContext(ctx) }
         var out = [UInt8](repeating: 0, count: width * height * 3)
-        let r = image.pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                scrub_sws_scale_packed(ctx, src.baseAddress, Int32(image.stride), Int32(image.height), dst.baseAddress, Int32(width * 3))
-            }
+        let r = out.withUnsafeMutableBufferPointer { dst in
+            scrub_sws_scale_packed(ctx, src.baseAddress, Int32(srcWidth * 3), Int32(srcHeight), dst.baseAddress, Int32(width * 3))
         }
         if r <= 0 { throw FFmpegError(r == 0 ? scrub_averror_invaliddata() : r, "resize") }
-        return RGBImage(width: width, height: height, pixels: out)
+        return out
     }
 
     /// The frame scaled to `width × height` RGBA (what an app holds to draw: 4 bytes per pixel).

@@ -84,6 +84,40 @@ static inline void scrub_frame_set_plane(AVFrame *frame, int plane, uint8_t *dat
 static inline uint8_t *scrub_frame_plane(const AVFrame *frame, int plane) { return frame->data[plane]; }
 static inline int scrub_frame_stride(const AVFrame *frame, int plane) { return frame->linesize[plane]; }
 
+/// Bytes past the end of a source row that swscale's SIMD input readers may load (FFmpeg's own buffers are
+/// av_malloc'd with this much padding or more; a caller's tight buffer is not).
+#define SCRUB_SWS_OVERREAD 256
+
+/// Scales a packed source held in a tight buffer (Swift memory: no padding after the last row) without reading past
+/// its end: swscale's SIMD loads run up to SCRUB_SWS_OVERREAD bytes past a row. All rows but a tail of at least that
+/// many bytes are scaled straight from `src` (their over-reads land inside the following rows); the tail is scaled from
+/// a padded copy, as the next slice (swscale keeps the lines it needs between slices). Returns the number of output
+/// lines, or a negative AVERROR.
+static inline int scrub_sws_scale_tight(struct SwsContext *ctx, const uint8_t *src, int src_stride, int src_h,
+                                        uint8_t *const dst[], const int dst_stride[]) {
+    if (src_stride <= 0 || src_h <= 0) return AVERROR(EINVAL);
+    int tail = (SCRUB_SWS_OVERREAD + src_stride - 1) / src_stride;
+    if (tail > src_h) tail = src_h;
+    int head = src_h - tail, lines = 0;
+    int in_stride[4] = { src_stride, 0, 0, 0 };
+    if (head > 0) {
+        const uint8_t *in[4] = { src, NULL, NULL, NULL };
+        int r = sws_scale(ctx, in, in_stride, 0, head, dst, dst_stride);
+        if (r < 0) return r;
+        lines += r;
+    }
+    size_t bytes = (size_t)tail * (size_t)src_stride;
+    uint8_t *copy = av_malloc(bytes + SCRUB_SWS_OVERREAD + 64);
+    if (!copy) return AVERROR(ENOMEM);
+    memcpy(copy, src + (size_t)head * (size_t)src_stride, bytes);
+    memset(copy + bytes, 0, SCRUB_SWS_OVERREAD + 64);
+    const uint8_t *in[4] = { copy, NULL, NULL, NULL };
+    int r = sws_scale(ctx, in, in_stride, head, tail, dst, dst_stride);
+    av_free(copy);
+    if (r < 0) return r;
+    return lines + r;
+}
+
 /// Scales a whole frame into a packed destination buffer; returns sws_scale's result.
 static inline int scrub_sws_scale_to(struct SwsContext *ctx, const AVFrame *src, uint8_t *dst, int dst_stride) {
     uint8_t *planes[4] = { dst, NULL, NULL, NULL };
@@ -91,11 +125,9 @@ static inline int scrub_sws_scale_to(struct SwsContext *ctx, const AVFrame *src,
     return sws_scale(ctx, (const uint8_t * const *)src->data, src->linesize, 0, src->height, planes, strides);
 }
 
-/// Scales packed data (e.g. RGB) into a frame's planes.
+/// Scales packed data (e.g. RGB) into a frame's planes (see scrub_sws_scale_tight for the padding).
 static inline int scrub_sws_scale_from(struct SwsContext *ctx, const uint8_t *src, int src_stride, int src_h, AVFrame *dst) {
-    const uint8_t *planes[4] = { src, NULL, NULL, NULL };
-    int strides[4] = { src_stride, 0, 0, 0 };
-    return sws_scale(ctx, planes, strides, 0, src_h, dst->data, dst->linesize);
+    return scrub_sws_scale_tight(ctx, src, src_stride, src_h, dst->data, dst->linesize);
 }
 
 /// Returns freed heap memory to the system (glibc keeps it in its arenas otherwise).
@@ -109,13 +141,11 @@ static inline void scrub_return_large_blocks_promptly(void) {
     mallopt(M_TOP_PAD, 0);
 }
 
-/// Scales packed data into packed data (e.g. RGB24 → RGB24).
+/// Scales packed data into packed data (e.g. RGB24 → RGB24); see scrub_sws_scale_tight for the padding.
 static inline int scrub_sws_scale_packed(struct SwsContext *ctx, const uint8_t *src, int src_stride, int src_h, uint8_t *dst, int dst_stride) {
-    const uint8_t *in[4] = { src, NULL, NULL, NULL };
-    int in_stride[4] = { src_stride, 0, 0, 0 };
     uint8_t *out[4] = { dst, NULL, NULL, NULL };
     int out_stride[4] = { dst_stride, 0, 0, 0 };
-    return sws_scale(ctx, in, in_stride, 0, src_h, out, out_stride);
+    return scrub_sws_scale_tight(ctx, src, src_stride, src_h, out, out_stride);
 }
 
 #endif
