@@ -163,8 +163,10 @@ extension Demuxer {
     }
 
     /// Seeks to the first keyframe of `streamIndex` (forward search from far before any timestamp), falling back to
-    /// ``rewind()``.
+    /// ``rewind()``. MPEG-TS/PS rewind by byte: their timestamp search lands on the first keyframe the demuxer has
+    /// indexed while reading, which need not be the first in the file.
     public func rewind(streamIndex: Int) {
+        if let format = context.pointee.iformat, format.pointee.flags & AVFMT_TS_DISCONT != 0 { hasRead = true; rewind(); return }
         hasRead = false
         if av_seek_frame(context, Int32(streamIndex), -(1 << 62), 0) < 0 { hasRead = true; rewind() }
     }

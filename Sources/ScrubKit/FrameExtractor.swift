@@ -23,14 +23,17 @@ final class FrameExtractor {
     private var hasPeek = false
     /// Decoder state can continue forward from the current position.
     private var positioned = false
+    /// The last seek went to (or before) the start of the stream: the first frame decoded is the video's first.
+    private var decodingFromStart = false
     private var atEnd = false
 
     /// The time of the last picture the keyframe path produced (still held in `last` if nothing else came since).
     private var lastKeyframeReturned: MediaTime = .invalid
-    /// The index time of that keyframe.
-    private var lastKeyframeIndexTime: MediaTime = .invalid
-    /// The presentation time of the last picture handed out.
-    private var lastReturned: MediaTime = .invalid
+    /// The latest time for which that keyframe is still the last one at or before (what the packet scan proved).
+    private var lastKeyframeValidThrough: MediaTime = .invalid
+    /// The presentation time of the last picture handed out. Set before the first request when another decoder has
+    /// served earlier times (the second half of a parallel run), so this one never goes back before them.
+    var lastReturned: MediaTime = .invalid
     /// Frames decoded since opening (for benchmarks and tests of the no-re-decode promise).
     private(set) var framesDecoded = 0
     private(set) var seeks = 0
@@ -62,6 +65,11 @@ final class FrameExtractor {
         let time: MediaTime
         /// True when the keyframe path served it again without decoding (a duplicate within one GOP).
         let reused: Bool
+        /// True when the frame is the one shown at the requested time: its display interval contains it, or the time
+        /// lies before the first frame or past the declared end of the video. False for a keyframe (the caller checks
+        /// its tolerance window) and for a frame the decoder could only reach beyond the time (damaged or
+        /// truncated data).
+        var containsTime = false
     }
 
     /// The frame for `time` within `[time − before, time + after]` per the policies above.
@@ -75,29 +83,40 @@ final class FrameExtractor {
         if source.isStill { return try stillFrame() }
         let exact = before == .zero && after == .zero
         if !exact {
-            let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
-            let windowStart = before.isPositiveInfinity ? MediaTime.negativeInfinity : time - before
-            // Moving forward (batches ask in ascending order), a keyframe no newer than the last picture returned
-            // would repeat or go back on it. Requests going backwards (a player) are not affected.
-            let forward = lastReturned.isNumeric && time >= lastReturned
-            let repeatsKeyframe = forward && keyframe != nil && keyframe! <= lastReturned
-            // (Index times are the container's: decode times for MP4, so they are only compared with each other.)
-            if before.isPositiveInfinity, let kf = keyframe, kf == lastKeyframeIndexTime, hasLast, lastTime == lastKeyframeReturned {
-                // Fastest mode: the same keyframe again (a duplicate, visible in actualTime), decoding nothing.
+            // Fastest mode, a later time the last keyframe is proven to still answer: that picture again (a
+            // duplicate, visible in actualTime), decoding nothing.
+            if before.isPositiveInfinity, hasLast, lastTime == lastKeyframeReturned, time >= lastTime, keyframeStillAnswers(time) {
                 return Found(frame: last, time: lastTime, reused: true)
             }
-            // Fastest mode always takes the keyframe; a finite window takes it when it is inside the window and would
-            // not repeat a picture (else the exact frame is decoded).
-            if before.isPositiveInfinity || (!repeatsKeyframe && (keyframe.map { $0 >= windowStart } ?? false)) {
+            let windowStart = before.isPositiveInfinity ? MediaTime.negativeInfinity : time - before
+            // Moving forward (batches ask in ascending order), a finite window never goes back on or repeats the last
+            // picture: while the decoder can continue forward without a seek, the exact frame costs less than a
+            // keyframe seek and is always inside the window. Requests going backwards (a player) are not affected.
+            let forward = lastReturned.isNumeric && time >= lastReturned
+            let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
+            // (Index times are the container's: decode times for MP4, a little before the presentation time.)
+            let repeatsKeyframe = forward && keyframe != nil && keyframe! <= lastReturned
+            let continuesForward = forward && positioned && !mustSeek(for: time)
+            if before.isPositiveInfinity ||
+               (!repeatsKeyframe && !continuesForward && (keyframe.map { $0 >= windowStart } ?? false)) {
                 // (A finite window checks the picture's own time too: the index may be partial or in decode time.)
-                if let found = try keyframeFrame(at: time), before.isPositiveInfinity || found.time >= windowStart {
-                    lastKeyframeReturned = found.time
-                    lastKeyframeIndexTime = keyframe ?? .invalid
+                if let found = try keyframeFrame(at: time),
+                   before.isPositiveInfinity || (found.time >= windowStart && !(forward && found.time <= lastReturned)) {
                     return found
                 }
             }
         }
         return try exactFrame(at: time)
+    }
+
+    /// Whether the keyframe last returned is still the last one at or before `time` (later than it): the packet scan
+    /// proved it that far, or an MP4/MOV index (complete, in decode times, which are never after presentation) has
+    /// no keyframe entry after it up to `time`. Other indexes can be partial (built while reading).
+    private func keyframeStillAnswers(_ time: MediaTime) -> Bool {
+        if lastKeyframeValidThrough.isValid && time <= lastKeyframeValidThrough { return true }
+        guard source.demuxer.formatName.hasPrefix("mov,"),
+              let entry = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) else { return false }
+        return entry <= lastKeyframeReturned
     }
 
     /// The frame after the last one returned, continuing the forward decode (playback). Needs a prior exact
@@ -154,7 +173,7 @@ final class FrameExtractor {
             retreat = retreat.multiplied(by: 2)
             outcome = try reader.keyframe(atOrBefore: target, acceptingLater: last)
         }
-        guard case .frame(let f) = outcome else { return nil }
+        guard case .frame(let f, let validThrough) = outcome else { return nil }
         framesDecoded += 1
         var t = decoder.time(of: f)
         if !t.isNumeric { t = time }
@@ -162,6 +181,9 @@ final class FrameExtractor {
         lastTime = t
         hasLast = true
         hasPeek = false
+        lastKeyframeReturned = t
+        lastKeyframeValidThrough = validThrough == .max ? .positiveInfinity
+            : MediaTime(pts: validThrough, timeBase: decoder.timeBase)
         return Found(frame: last, time: t, reused: false)
     }
 
@@ -178,7 +200,9 @@ final class FrameExtractor {
             if !hasPeek {
                 guard let f = try decodeNext() else {
                     atEnd = true
-                    if hasLast { return Found(frame: last, time: lastTime, reused: false) }  // past the end: last frame
+                    if hasLast {   // past the last frame: it is the answer if the video is meant to end there
+                        return Found(frame: last, time: lastTime, reused: false, containsTime: endsWithLastFrame(before: time))
+                    }
                     // Nothing came out after the seek (an open-GOP keyframe whose leading pictures need the GOP
                     // before): start decoding further back.
                     if framesSinceSeek == 0, retreat.seconds <= 8 {
@@ -202,19 +226,68 @@ final class FrameExtractor {
                 hasPeek = false
                 continue
             }
-            if hasLast { return Found(frame: last, time: lastTime, reused: false) }
+            if hasLast {   // last ≤ time < peek: the answer, unless frames between them were lost (damaged data)
+                return Found(frame: last, time: lastTime, reused: false, containsTime: !lostFramesAfterLast)
+            }
             // The first frame after the seek is already past the time: the seek landed late (open GOP, edit list,
             // imprecise index). Back off further and try again, a few times, before settling for this frame.
             // (MP4 indexes keyframes by decode time, so "keyframe at or before" can present after the target.)
             // The target may go below the start: the first keyframe's decode time often is.
-            if framesSinceSeek == 1, retreat.seconds <= 8 {
+            if framesSinceSeek == 1, retreat.seconds <= 8, !decodingFromStart {
                 try seek(to: time - retreat)
                 retreat = retreat.multiplied(by: 2)
                 framesSinceSeek = 0
                 continue
             }
-            return Found(frame: peek, time: peekTime, reused: false)
+            // The first frame decoded is past the time: the time is before the video's first frame (decoding started
+            // at the beginning), or the frames around it do not decode (damaged data).
+            return Found(frame: peek, time: peekTime, reused: false, containsTime: decodingFromStart && framesSinceSeek == 1)
         }
+    }
+
+    /// Whether the last frame decoded (at `lastTime`, the stream over) is what a time past it shows: the time is
+    /// inside that frame's display interval, or at or past where the video says it ends. A stream that stops
+    /// earlier than it claims is truncated or damaged there. An unknown end accepts the last frame.
+    private func endsWithLastFrame(before time: MediaTime) -> Bool {
+        if lastFrameCovers(time) { return true }
+        let facts = source.stream
+        let end: MediaTime
+        if facts.duration.isNumeric, facts.duration > .zero {
+            end = (facts.startTime.isNumeric ? facts.startTime : source.start) + facts.duration
+        } else if source.duration.isNumeric {
+            end = source.start + source.duration
+        } else {
+            return true
+        }
+        return lastTime + nominalFrameDuration.multiplied(by: 2) >= end
+    }
+
+    /// Whether a packet presented after `lastTime` but at or before the target went to the decoder and its frame never
+    /// came out (frames come out in presentation order): the data there is damaged. Packets without a presentation
+    /// timestamp say nothing.
+    private var lostFramesAfterLast: Bool {
+        let sent = reader.latestDecodedPresentation
+        guard sent != .min, let last = lastTime.pts(timeBase: decoder.timeBase, method: .roundHalfAwayFromZero) else { return false }
+        return sent > last
+    }
+
+    /// Whether `time` (at or after `lastTime`) falls within the display interval of the frame in `last`: its own
+    /// duration (the container's, e.g. MP4's stts, so variable frame rates are right) or, when unknown, a few nominal
+    /// frame durations; with half a frame of slack for rounding. A later time before the next decoded frame means
+    /// frames in between did not decode.
+    private func lastFrameCovers(_ time: MediaTime) -> Bool {
+        let nominal = nominalFrameDuration
+        let own = decoder.duration(of: last)
+        let span = own.isNumeric && own > .zero ? MediaTime.maximum(own, nominal) + nominal.multiplied(byRatio: 1, divisor: 2)
+                                                : nominal.multiplied(by: 4)
+        return time < lastTime + span
+    }
+
+    /// One frame at the stream's average (else nominal) frame rate; 0.1 s when neither is known.
+    private var nominalFrameDuration: MediaTime {
+        let rate = source.stream.averageFrameRate.num > 0 ? source.stream.averageFrameRate : source.stream.frameRate
+        guard rate.num > 0, rate.den > 0 else { return MediaTime(value: 1, timescale: 10) }
+        return MediaTime(value: Int64(rate.den), timescale: rate.num)
     }
 
     /// Whether reaching `time` from the current decode position is better done by seeking.
@@ -230,12 +303,21 @@ final class FrameExtractor {
 
     private func seek(to time: MediaTime) throws {
         seeks += 1
+        decodingFromStart = time <= source.start
         do {
-            try reader.seek(to: time)
+            if decodingFromStart {
+                // At or before the start: rewind (by byte for MPEG-TS/PS, whose timestamp search can land on a later
+                // keyframe), so the first frame decoded is the video's first.
+                source.demuxer.rewind(streamIndex: source.stream.index)
+                reader.reset()
+            } else {
+                try reader.seek(to: time)
+            }
         } catch {
             // Before the first keyframe, or a format that cannot seek by time: start over from the beginning.
             source.demuxer.rewind(streamIndex: source.stream.index)
             reader.reset()
+            decodingFromStart = true
         }
         hasLast = false
         hasPeek = false

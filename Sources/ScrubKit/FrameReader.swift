@@ -15,6 +15,10 @@ final class FrameReader {
     /// The largest presentation timestamp ≤ `skipTarget` among packets sent with skipping off: a frame known to
     /// be decoded. Any packet presented before it cannot hold the answer.
     private var latestKeptTimestamp = Int64.min
+    /// The largest presentation timestamp (a real pts, not a decode time) ≤ `skipTarget` among packets handed to the
+    /// decoder to decode since the last seek: a frame that should come out. If the frame that comes out at or before
+    /// the target is older, the frames in between were lost (damaged data).
+    private(set) var latestDecodedPresentation = Int64.min
 
     init(demuxer: Demuxer, decoder: Decoder) throws {
         self.demuxer = demuxer
@@ -57,7 +61,10 @@ final class FrameReader {
         if let target = skipTarget, ts != MediaTime.noTimestamp {
             let skippable = latestKeptTimestamp > ts
             decoder.skipsNonReferenceFrames = skippable
-            if !skippable && ts <= target { latestKeptTimestamp = max(latestKeptTimestamp, ts) }
+            if !skippable && ts <= target {
+                latestKeptTimestamp = max(latestKeptTimestamp, ts)
+                if packet.pts != MediaTime.noTimestamp { latestDecodedPresentation = max(latestDecodedPresentation, packet.pts) }
+            }
         } else if decoder.skipsNonReferenceFrames {
             decoder.skipsNonReferenceFrames = false
         }
@@ -67,7 +74,9 @@ final class FrameReader {
     /// What ``keyframe(atOrBefore:acceptingLater:)`` found.
     enum KeyframeOutcome {
         /// The keyframe's picture (reused object: valid until the next call). Call ``reset()`` afterwards.
-        case frame(Frame)
+        /// `validThrough` (stream time base): the same keyframe is also the last one at or before every time from its
+        /// own up to this one (the scan saw no other keyframe before it); `.max` at the end of the stream.
+        case frame(Frame, validThrough: Int64)
         /// No keyframe after the seek point is presented at or before the target: the seek landed late (an
         /// unindexed format's timestamp search, a keyframe whose decode time is before the target but not its
         /// presentation time, or past the last keyframe). Seek earlier and ask again.
@@ -84,10 +93,12 @@ final class FrameReader {
         let candidate = try Packet()
         var haveCandidate = false
         var read = 0
+        // How far the candidate stays the answer: unknown (just the target) unless the scan proves more.
+        var validThrough = target
         while read < maxPackets {
             let got: Bool
             do { got = try demuxer.read(into: packet) } catch { got = false }
-            if !got { break }
+            if !got { validThrough = .max; break }
             guard packet.streamIndex == decoder.streamIndex else { continue }
             read += 1
             let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
@@ -103,12 +114,13 @@ final class FrameReader {
                     haveCandidate = true
                     continue
                 }
-                if haveCandidate { break }
+                if haveCandidate { validThrough = pts - 1; break }
                 if acceptingLater { candidate.take(from: packet); haveCandidate = true }
                 break
             }
-            // Decoded after the target: no later keyframe can be presented at or before it.
-            if dts != MediaTime.noTimestamp && dts > target && (haveCandidate || !acceptingLater) { break }
+            // Decoded after the target: no later keyframe can be presented at or before it (nor before this decode
+            // time: a later packet decodes later, and a picture is never presented before it is decoded).
+            if dts != MediaTime.noTimestamp && dts > target && (haveCandidate || !acceptingLater) { validThrough = dts - 1; break }
         }
         guard haveCandidate else { return acceptingLater ? .none : .landedLate }
         try decoder.send(candidate)
@@ -116,7 +128,7 @@ final class FrameReader {
         try decoder.send(nil)
         while true {
             switch try decoder.receive(into: frame) {
-            case .frame: return .frame(frame)
+            case .frame: return .frame(frame, validThrough: max(validThrough, target))
             case .finished, .needsInput: return .none
             }
         }
@@ -134,5 +146,6 @@ final class FrameReader {
         decoder.flush()
         draining = false
         latestKeptTimestamp = .min
+        latestDecodedPresentation = .min
     }
 }

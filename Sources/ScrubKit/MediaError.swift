@@ -1,4 +1,5 @@
 import FFmpegBridge
+import MediaTime
 
 /// A file could not be used. `description` is one line naming the file and the cause.
 public struct MediaError: Error, Sendable, CustomStringConvertible, Equatable {
@@ -22,6 +23,15 @@ public struct MediaError: Error, Sendable, CustomStringConvertible, Equatable {
     /// A picture of `width × height` is refused by the pixel limit (checked before anything sized by it exists).
     static func overPixelLimit(_ path: String, width: Int, height: Int, limit: Int) -> MediaError {
         MediaError(.tooLarge, path: path, "picture is \(width)×\(height) (\(width * height / 1_000_000) MP), above the pixel limit of \(limit / 1_000_000) MP")
+    }
+
+    /// No frame satisfying the request decodes near `time`: the nearest that does is at `nearest`.
+    static func frameNotFound(_ path: String, at time: MediaTime, nearest: MediaTime, exact: Bool) -> MediaError {
+        let t = MediaTime.decimalString((time.seconds * 1000).rounded() / 1000)
+        let n = MediaTime.decimalString((nearest.seconds * 1000).rounded() / 1000)
+        let what = nearest < time ? "the last frame that decodes before it is at \(n) s (truncated or damaged data)"
+                                  : "the first frame that decodes after it is at \(n) s (damaged data)"
+        return MediaError(.decodeFailed, path: path, "no \(exact ? "exact " : "")frame at \(t) s: \(what)")
     }
 
     /// Maps an FFmpeg failure while opening `path` to a clear message.

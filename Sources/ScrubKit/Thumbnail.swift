@@ -13,6 +13,9 @@ public struct Thumbnail: Sendable {
     public var orientation: Orientation
     /// Whether the frame is the one whose display interval contains `requestedTime` (zero tolerances).
     public var isExact: Bool
+    /// The frame lies outside the tolerance window (only with ``ThumbnailGenerator/acceptsApproximateFrames``):
+    /// the data around the requested time does not decode, and this is the nearest frame that does.
+    public var isApproximate: Bool = false
 
     /// The picture encoded as a file's bytes.
     public func encoded(as format: ImageFormat, quality: Int = 85) throws -> [UInt8] {

@@ -41,7 +41,8 @@ extension ThumbnailGenerator {
             defer { half.done.signal() }
             do {
                 let other = try VideoSource(path: generator.path, pixelLimit: generator.pixelLimit, allowsCoverArt: true)
-                try generator.serve(second, source: other, threading: .single, lowres: 0,
+                // (The first half's results are at or before its last time: the second half stays after it.)
+                try generator.serve(second, source: other, threading: .single, lowres: 0, after: first.last?.time ?? .invalid,
                                     isCancelled: { half.cancelled.load(ordering: .relaxed) }) { r in
                     half.results.withLock { $0.append(r) }
                 }
@@ -70,7 +71,7 @@ extension ThumbnailGenerator {
             // The second open or decoder failed where the first worked: finish here, one decoder.
             let done = Set(half.results.withLock { $0.map(\.index) })
             try serve(second.filter { !done.contains($0.index) }, source: source, threading: .single, lowres: 0,
-                      isCancelled: isCancelled, deliver: { r in half.results.withLock { $0.append(r) } })
+                      after: first.last?.time ?? .invalid, isCancelled: isCancelled, deliver: { r in half.results.withLock { $0.append(r) } })
         }
         let order = Dictionary(uniqueKeysWithValues: second.enumerated().map { ($1.index, $0) })
         for r in half.results.withLock({ $0 }).sorted(by: { order[$0.index] ?? 0 < order[$1.index] ?? 0 }) { deliver(r) }

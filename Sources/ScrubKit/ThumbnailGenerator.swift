@@ -35,6 +35,10 @@ public struct ThumbnailGenerator: Sendable {
     public var allowsParallelDecoding = true
     /// Refuse pictures above this many pixels, before allocating (default ``MediaInspector/defaultPixelLimit``).
     public var pixelLimit: Int = MediaInspector.defaultPixelLimit
+    /// When the only frame that decodes near a time is outside the tolerance window (damaged or truncated data),
+    /// return it flagged ``Thumbnail/isApproximate`` instead of failing that time (off by default: a result is
+    /// never silently further from the time than asked).
+    public var acceptsApproximateFrames = false
 
     /// The default tolerance before the requested time: 1 s. AVAssetImageGenerator's default (+∞) can return a
     /// frame a whole GOP (often 2–10 s) early, which surprises users who asked for a time; 1 s keeps results close
@@ -176,11 +180,13 @@ public struct ThumbnailGenerator: Sendable {
     }
 
     /// Serves `requests` (ascending) from `source` with one decoder.
-    func serve(_ requests: [Request], source: VideoSource, threading: DecoderThreading, lowres: Int,
+    /// `after`: the latest time already served by another decoder (results never go back before it).
+    func serve(_ requests: [Request], source: VideoSource, threading: DecoderThreading, lowres: Int, after: MediaTime = .invalid,
                isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         let facts = source.stream
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
         extractor.isCancelled = isCancelled
+        extractor.lastReturned = after
         if allowsFastDecoding && !source.isStill {
             let display = VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
             let out = maximumSize.fit(width: display.0, height: display.1)
@@ -201,7 +207,12 @@ public struct ThumbnailGenerator: Sendable {
                     cache = (found.time, thumb)
                 }
                 thumb.requestedTime = r.time
-                thumb.isExact = isExact && !source.isStill
+                let satisfied = source.isStill || found.containsTime || inWindow(found.time, of: r.time)
+                if !satisfied && !acceptsApproximateFrames {
+                    throw MediaError.frameNotFound(path, at: r.time, nearest: found.time, exact: isExact)
+                }
+                thumb.isExact = isExact && !source.isStill && satisfied
+                thumb.isApproximate = !satisfied
                 deliver(ThumbnailResult(index: r.index, request: r.expression, result: .success(thumb)))
             } catch let e as MediaError {
                 if e.kind == .cancelled { throw e }
@@ -210,12 +221,19 @@ public struct ThumbnailGenerator: Sendable {
         }
     }
 
+    /// Whether a frame at `actual` is inside the tolerance window around `requested`.
+    func inWindow(_ actual: MediaTime, of requested: MediaTime) -> Bool {
+        (requestedTimeToleranceBefore.isPositiveInfinity || actual >= requested - requestedTimeToleranceBefore) &&
+            (requestedTimeToleranceAfter.isPositiveInfinity || actual <= requested + requestedTimeToleranceAfter)
+    }
+
     /// Scales straight from the decoder's YUV to the output size in one pass, then rotates the small picture.
     private func makeThumbnail(_ found: FrameExtractor.Found, scaler: Scaler, facts: StreamFacts) throws -> Thumbnail {
         let (image, orientation) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: maximumSize,
                                                            allowsUpscaling: allowsUpscaling, appliesTransform: appliesPreferredTrackTransform,
                                                            toneMapsHDR: toneMapsHDR, path: path)
-        return Thumbnail(requestedTime: found.time, actualTime: found.time, image: image, orientation: orientation, isExact: false)
+        return Thumbnail(requestedTime: found.time, actualTime: found.time, image: image, orientation: orientation, isExact: false,
+                         isApproximate: false)
     }
 
     /// JPEG shrink-on-load: the largest `lowres` (≤ `maxLowres`) whose decoded picture still covers the output

@@ -52,12 +52,13 @@ enum ThumbCommand {
             OptionSpec(names: ["--exact"], takesValue: false, help: "The frame whose display interval contains TIME (decodes from the keyframe before)."),
             OptionSpec(names: ["--fast"], takesValue: false, help: "The keyframe at or before TIME (fastest; can be a GOP early)."),
             OptionSpec(names: ["--tolerance"], takesValue: true, valueName: "T", help: "Accept a frame up to T before TIME (default 1s; 0 = exact)."),
+            OptionSpec(names: ["--approximate"], takesValue: false, help: "Where the data near TIME is damaged, return the nearest frame that decodes, flagged \"approximate\": true (default: an error for that time)."),
             OptionSpec(names: ["--no-rotate"], takesValue: false, help: "Keep stored pixels: ignore the display matrix / EXIF orientation."),
             OptionSpec(names: ["--no-tonemap"], takesValue: false, help: "Keep HDR (PQ/HLG) code values instead of tone-mapping to SDR."),
             OptionSpec(names: ["--no-fast-decode"], takesValue: false, help: "Keep the deblocking filter even when shrinking 4× or more, and use one decoder."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "Output file (default: NAME-TIME.jpg here). With several --at, {index} and {time} are filled in."),
-            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact} per thumbnail."),
+            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact[, approximate]} per thumbnail."),
         ],
         discussion: """
         TIME is on the file's own presentation timeline (as ffprobe shows it): a file whose first frame is at 10 s
@@ -86,6 +87,7 @@ enum ThumbCommand {
         gen.toneMapsHDR = !p.flag("--no-tonemap")
         gen.allowsFastDecoding = !p.flag("--no-fast-decode")
         gen.allowsParallelDecoding = !p.flag("--no-fast-decode")
+        gen.acceptsApproximateFrames = p.flag("--approximate")
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
         let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
         if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumb") }
@@ -128,7 +130,7 @@ enum ThumbCommand {
                         ("requestedTime", .seconds(thumb.requestedTime.seconds)), ("actualTime", .seconds(thumb.actualTime.seconds)),
                         ("width", .int(thumb.image.width)), ("height", .int(thumb.image.height)),
                         ("rotation", .int(gen.appliesPreferredTrackTransform ? thumb.orientation.rotation : 0)), ("exact", .bool(thumb.isExact)),
-                    ]).text)
+                    ] + (thumb.isApproximate ? [("approximate", .bool(true))] : [])).text)
                 } else {
                     printOut("\(name)  \(thumb.image.width)×\(thumb.image.height)  at \(thumb.actualTime.formatted(fractionDigits: 3)) (asked \(thumb.requestedTime.formatted(fractionDigits: 3)))")
                 }
