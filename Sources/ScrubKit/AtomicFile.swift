@@ -2,10 +2,66 @@ import Foundation
 
 /// Writes files so that readers only ever see nothing or the whole file: bytes go to a temporary file in the
 /// same directory (same filesystem), are flushed, then renamed over the destination.
+///
+/// Only regular files (and new paths) are replaced that way. `-` means standard output; a character device
+/// (`/dev/null`, a terminal) or a FIFO is written straight through, never replaced; a symbolic link is followed, and
+/// the file it points to is replaced in its own directory (the link stays).
 public enum AtomicFile {
-    /// Writes `bytes` to `path` atomically. The temporary file is removed on any failure.
+    /// Writes `bytes` to `path` (see the type's rules). The temporary file is removed on any failure.
     public static func write(_ bytes: [UInt8], to path: String) throws {
-        let url = URL(fileURLWithPath: path)
+        if path == "-" { return try writeAll(bytes, fd: STDOUT_FILENO, path: "standard output") }
+        let target = resolvingLinks(path)
+        var st = stat()
+        if stat(target, &st) == 0 {
+            switch st.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw MediaError(.writeFailed, path: path, "is a directory")
+            case S_IFCHR, S_IFIFO, S_IFSOCK:
+                // A device or a pipe: write into it; renaming a file over it would replace the node itself.
+                let fd = open(target, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw MediaError(.writeFailed, path: path, "cannot open: \(String(cString: strerror(errno)))") }
+                defer { close(fd) }
+                return try writeAll(bytes, fd: fd, path: path)
+            default:
+                throw MediaError(.writeFailed, path: path, "is not a regular file")
+            }
+        }
+        try replace(target, with: bytes, reportingAs: path)
+    }
+
+    /// Where a path's chain of symbolic links ends (the path itself when it is not a link). A dangling link gives the
+    /// path it names, so the file is created there.
+    static func resolvingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var st = stat()
+            guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buf, buf.count - 1)
+            guard n > 0 else { return current }
+            let dest = String(decoding: buf[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = dest.hasPrefix("/") ? dest : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(dest).path
+        }
+        return current
+    }
+
+    private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws {
+        let ok = bytes.withUnsafeBytes { buf -> Bool in
+            var offset = 0
+            while offset < buf.count {
+                let n = Foundation.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+        guard ok else { throw MediaError(.writeFailed, path: path, "write failed: \(String(cString: strerror(errno)))") }
+    }
+
+    /// Temporary file beside `target`, flushed, renamed over it.
+    private static func replace(_ target: String, with bytes: [UInt8], reportingAs path: String) throws {
+        let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent()
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -14,19 +70,13 @@ public enum AtomicFile {
         defer {
             if !ok { unlink(tmp.path) }
         }
-        var offset = 0
-        let written = bytes.withUnsafeBytes { buf -> Bool in
-            while offset < buf.count {
-                let n = Foundation.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
+        var failure: Error? = nil
+        do { try writeAll(bytes, fd: fd, path: path) } catch { failure = error }
         let synced = fsync(fd) == 0
         close(fd)
-        guard written, synced else { throw MediaError(.writeFailed, path: path, "write failed: \(String(cString: strerror(errno)))") }
-        guard rename(tmp.path, path) == 0 else {
+        if let failure { throw failure }
+        guard synced else { throw MediaError(.writeFailed, path: path, "write failed: \(String(cString: strerror(errno)))") }
+        guard rename(tmp.path, target) == 0 else {
             throw MediaError(.writeFailed, path: path, "cannot move into place: \(String(cString: strerror(errno)))")
         }
         ok = true

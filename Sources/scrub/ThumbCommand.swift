@@ -57,7 +57,7 @@ enum ThumbCommand {
             OptionSpec(names: ["--no-tonemap"], takesValue: false, help: "Keep HDR (PQ/HLG) code values instead of tone-mapping to SDR."),
             OptionSpec(names: ["--no-fast-decode"], takesValue: false, help: "Keep the deblocking filter even when shrinking 4× or more, and use one decoder."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
-            OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "Output file (default: NAME-TIME.jpg here). With several --at, {index} and {time} are filled in."),
+            OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "Output file (default: NAME-TIME.jpg here; - for standard output). With several --at, {index} and {time} are filled in."),
             OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact[, approximate]} per thumbnail."),
         ],
         discussion: """
@@ -101,6 +101,10 @@ enum ThumbCommand {
             gen.requestedTimeToleranceAfter = .zero
         }
         let outputTemplate = p.value("--output")
+        // `-o -`: the picture goes to standard output, so what is normally printed there goes to standard error.
+        let toStdout = outputTemplate == "-"
+        if toStdout && times.count > 1 { throw UsageError(message: "-o - writes one picture: give one --at", command: "thumb") }
+        let say: (String) -> Void = toStdout ? { printError($0) } : { printOut($0) }
         let format = out.format ?? outputTemplate.flatMap { ImageFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .jpeg
         if !format.isAvailable { throw UsageError(message: "this FFmpeg build has no \(format.rawValue) encoder", command: "thumb") }
 
@@ -125,14 +129,14 @@ enum ThumbCommand {
                     continue
                 }
                 if p.flag("--json") {
-                    printOut(JSON.object([
+                    say(JSON.object([
                         ("path", .string(path)), ("output", .string(name)),
                         ("requestedTime", .seconds(thumb.requestedTime.seconds)), ("actualTime", .seconds(thumb.actualTime.seconds)),
                         ("width", .int(thumb.image.width)), ("height", .int(thumb.image.height)),
                         ("rotation", .int(gen.appliesPreferredTrackTransform ? thumb.orientation.rotation : 0)), ("exact", .bool(thumb.isExact)),
                     ] + (thumb.isApproximate ? [("approximate", .bool(true))] : [])).text)
                 } else {
-                    printOut("\(name)  \(thumb.image.width)×\(thumb.image.height)  at \(thumb.actualTime.formatted(fractionDigits: 3)) (asked \(thumb.requestedTime.formatted(fractionDigits: 3)))")
+                    say("\(name)  \(thumb.image.width)×\(thumb.image.height)  at \(thumb.actualTime.formatted(fractionDigits: 3)) (asked \(thumb.requestedTime.formatted(fractionDigits: 3)))")
                 }
             }
         }
