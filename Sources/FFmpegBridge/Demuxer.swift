@@ -13,13 +13,17 @@ public final class Demuxer {
 
     /// Opens `path` (always as a plain file: `a:b.mp4` is not a protocol, `%` is not an image sequence) and reads
     /// enough packets to learn the streams.
-    public convenience init(path: String) throws { try self.init(path: path, probesStills: true) }
+    public convenience init(path: String, maxPixels: Int = 0) throws { try self.init(path: path, probesStills: true, maxPixels: maxPixels) }
 
     /// - Parameter probesStills: whether to probe (`avformat_find_stream_info`) single-image files too. The probe of a
     ///   still decodes the whole picture at full size just to learn its pixel format — for a 24 MP JPEG most of the
     ///   time and memory of a thumbnail. Callers that read the size from the file header and let the decoder report
     ///   the rest pass false. Every other kind of file is always probed.
-    public init(path: String, probesStills: Bool) throws {
+    /// - Parameter maxPixels: when positive, the probe's decoders refuse pictures above this many pixels (FFmpeg's
+    ///   `max_pixels`), so a forged 12288×12288 stream is never decoded (or allocated) just to learn its format.
+    /// - Parameter refusesOversized: with `maxPixels`, a video stream whose container header already declares more
+    ///   pixels is refused before any probing (``PictureTooLarge``), so no decoder is opened for it at all.
+    public init(path: String, probesStills: Bool, maxPixels: Int = 0, refusesOversized: Bool = false) throws {
         self.path = path
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var options: OpaquePointer? = nil
@@ -31,10 +35,30 @@ public final class Demuxer {
         context = ctx   // from here on, deinit closes it (also when the next call throws)
         let name = String(cString: ctx.pointee.iformat.pointee.name)
         let isStillFormat = name == "image2" || (name.hasSuffix("_pipe") && name != "gif_pipe")
+        if maxPixels > 0 && refusesOversized {
+            for i in 0..<Int(ctx.pointee.nb_streams) {
+                guard let par = ctx.pointee.streams[i]?.pointee.codecpar, par.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
+                let (w, h) = (Int(par.pointee.width), Int(par.pointee.height))
+                if w > 0, h > 0, w * h > maxPixels { throw PictureTooLarge(width: w, height: h) }
+            }
+        }
         if probesStills || !isStillFormat {
-            let found = avformat_find_stream_info(ctx, nil)
+            let count = Int(ctx.pointee.nb_streams)
+            var perStream = [OpaquePointer?](repeating: nil, count: count)
+            if maxPixels > 0 {
+                for i in 0..<count { av_dict_set(&perStream[i], "max_pixels", String(min(maxPixels, Int(Int32.max))), 0) }
+            }
+            defer { for i in 0..<count { av_dict_free(&perStream[i]) } }
+            let found = maxPixels > 0 && count > 0 ? perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(ctx, $0.baseAddress) }
+                                                   : avformat_find_stream_info(ctx, nil)
             if found < 0 { throw FFmpegError(found, "read stream info") }
         }
+    }
+
+    /// A video stream declares a picture above the pixel limit (see `refusesOversized`).
+    public struct PictureTooLarge: Error, Sendable {
+        public var width: Int
+        public var height: Int
     }
 
     deinit {

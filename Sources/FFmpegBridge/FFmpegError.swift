@@ -28,6 +28,36 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
     /// True for end of file.
     public var isEndOfFile: Bool { code == scrub_averror_eof() }
 
+    /// What kind of failure the code stands for, for messages a user understands.
+    public enum Cause: Sendable {
+        /// Corrupt data, or a decoder that rejects the input outright ("Invalid data", "Invalid argument",
+        /// "Operation not permitted", "Generic error in an external library": what decoders return for damaged input).
+        case damaged
+        /// A feature FFmpeg does not implement ("patch welcome").
+        case unsupportedFeature
+        case outOfMemory
+        case endOfFile
+        /// A read failure of the file itself.
+        case io
+        case other
+    }
+
+    public var cause: Cause {
+        func tag(_ s: String) -> Int32 {
+            let b = Array(s.utf8).map(Int32.init)
+            return -(b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24)
+        }
+        switch code {
+        case scrub_averror_invaliddata(), scrub_averror(EINVAL), scrub_averror(EPERM), tag("EXT "), tag("BUG "), tag("BUG!"):
+            return .damaged
+        case tag("PAWE"): return .unsupportedFeature
+        case scrub_averror_enomem(): return .outOfMemory
+        case scrub_averror_eof(): return .endOfFile
+        case scrub_averror(EIO): return .io
+        default: return .other
+        }
+    }
+
     static func describe(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 128)
         if av_strerror(code, &buffer, buffer.count) < 0 { return "error \(code)" }

@@ -331,7 +331,7 @@ final class FrameExtractor {
             if f != nil { framesDecoded += 1 }
             return f
         } catch let e as FFmpegError {
-            throw MediaError(.decodeFailed, path: source.path, "video does not decode: \(e.message)")
+            throw MediaError.decoding(source.path, codec: source.stream.codecName, e)
         }
     }
 }

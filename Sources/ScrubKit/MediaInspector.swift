@@ -23,7 +23,7 @@ public struct MediaInspector: Sendable {
         var info = MediaInfo(path: path)
         if let problem = MediaFile.checkReadable(path) { info.error = problem; return info }
         let demuxer: Demuxer
-        do { demuxer = try Demuxer(path: path) } catch {
+        do { demuxer = try Demuxer(path: path, maxPixels: pixelLimit) } catch {
             if let heif = heifInfo(path) { return heif }   // FFmpeg 5.1 cannot read HEIF stills; libheif can
             info.error = MediaError.opening(path, error)
             return info
@@ -38,7 +38,12 @@ public struct MediaInspector: Sendable {
         info.attachedPictures = streams.filter { $0.kind == .video && $0.isAttachedPicture }.count
         info.audio = streams.filter { $0.kind == .audio }.map { AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels) }
         info.isStill = MediaFile.isStillContainer(demuxer.formatName)
-        let videoStream = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
+        var videoStream = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
+        // A still FFmpeg reads no size from (image bombs report 0×0): its header bytes say it.
+        if var v = videoStream, v.width == 0 || v.height == 0, let (w, h) = ImageHeader.dimensions(path: path), w > 0, h > 0 {
+            (v.width, v.height) = (w, h)
+            videoStream = v
+        }
         if let v = videoStream {
             info.video = describe(v)
             if !info.isStill, let kf = try? keyframeInterval(demuxer, v.index) { info.video?.keyframeInterval = kf }
@@ -139,18 +144,26 @@ public struct MediaInspector: Sendable {
     }
 
     /// Decodes until the first video frame; an error when none comes, else the frame's own orientation (EXIF).
+    /// Stills are decoded small (`lowres`) first; a decoder that refuses that (some JPEGs) is tried at full size.
     private func verifyDecoding(_ demuxer: Demuxer, _ v: StreamFacts, path: String) -> (MediaError?, Orientation?) {
+        let lowres = min(Decoder.maxLowres(demuxer: demuxer, streamIndex: v.index), 3)
+        var outcome = firstFrame(demuxer, v, path: path, lowres: lowres)
+        if outcome.0 != nil && lowres > 0, let fresh = try? Demuxer(path: path, probesStills: false) {   // (image2 cannot rewind)
+            outcome = firstFrame(fresh, v, path: path, lowres: 0)
+        }
+        return outcome
+    }
+
+    private func firstFrame(_ demuxer: Demuxer, _ v: StreamFacts, path: String, lowres: Int) -> (MediaError?, Orientation?) {
         do {
-            let lowres = Decoder.maxLowres(demuxer: demuxer, streamIndex: v.index)
-            let decoder = try Decoder(demuxer: demuxer, streamIndex: v.index, threading: .single,
-                                      lowres: min(lowres, 3), maxPixels: pixelLimit)
+            let decoder = try Decoder(demuxer: demuxer, streamIndex: v.index, threading: .single, lowres: lowres, maxPixels: pixelLimit)
             let reader = try FrameReader(demuxer: demuxer, decoder: decoder)
             guard let frame = try reader.nextFrame(maxPackets: 600) else {
-                return (MediaError(.decodeFailed, path: path, "no video frame could be decoded (\(v.codecName) stream is empty, truncated or corrupt)"), nil)
+                return (MediaError(.decodeFailed, path: path, "no video frame could be decoded (\(MediaError.formatName(v.codecName)) stream is empty, truncated or damaged)"), nil)
             }
             return (nil, frame.displayOrientation)
         } catch let e as FFmpegError {
-            return (MediaError(.decodeFailed, path: path, "video does not decode: \(e.message)"), nil)
+            return (MediaError.decoding(path, codec: v.codecName, e), nil)
         } catch {
             return (MediaError(.decodeFailed, path: path, "\(error)"), nil)
         }

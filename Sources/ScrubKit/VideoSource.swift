@@ -26,7 +26,13 @@ final class VideoSource {
         }
         let demuxer: Demuxer
         // Stills are not probed (that would decode them at full size); their size comes from the header bytes.
-        do { demuxer = try Demuxer(path: path, probesStills: false) } catch { throw MediaError.opening(path, error) }
+        do {
+            demuxer = try Demuxer(path: path, probesStills: false, maxPixels: pixelLimit, refusesOversized: true)
+        } catch let big as Demuxer.PictureTooLarge {
+            throw MediaError.overPixelLimit(path, width: big.width, height: big.height, limit: pixelLimit)
+        } catch {
+            throw MediaError.opening(path, error)
+        }
         if demuxer.formatName == "tty" { throw MediaError(.notMedia, path: path, "a text file, not media") }
         let streams = demuxer.streams
         var chosen = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
