@@ -4,7 +4,7 @@ import Synchronization
 
 /// Progress of a batch on standard error: on a terminal, one redrawing bar (files done/total, thumbnails, rate,
 /// ETA, current file, errors), with failures printed above it; off a terminal, one plain line per file and no
-/// escape codes. Silent when quiet. Thread-safe.
+/// escape codes. Quiet: only failures, one plain line each. Thread-safe.
 public final class BatchProgress: Sendable {
     private struct State {
         var total: Int
@@ -44,7 +44,11 @@ public final class BatchProgress: Sendable {
             s.thumbnails += r.records.count
             if r.failed { s.failed += 1 }
             if let i = s.current.firstIndex(of: r.source) { s.current.remove(at: i) }
-            guard !quiet else { return }
+            // Quiet hides progress, never failures: one plain line each.
+            guard !quiet else {
+                if r.failed { TerminalOutput.write(BatchProgress.line(r, done: s.done, total: s.total) + "\n", to: fd) }
+                return
+            }
             let line = BatchProgress.line(r, done: s.done, total: s.total)
             if interactive {
                 if r.failed {

@@ -98,32 +98,69 @@ enum ThumbsCommand {
         do { runner = try BatchRunner(options: opts) } catch let e as MediaError { printError("scrub: \(e)"); return 1 }
 
         let manifestTarget = p.value("--json")
-        let manifest = Mutex<[BatchFileResult]>([])
-        let progress = BatchProgress(total: mine.count, quiet: p.flag("--quiet"))
         let streamToStdout = manifestTarget == "-"
-        runner.run(sources: mine, allSources: all, onStart: { progress.started($0) }, onFinish: { r in
+        // The manifest grows as files complete (each file's lines in one write, flushed to disk), the summary last: a
+        // run killed at any point leaves every finished file recorded.
+        var manifestFile: ManifestFile? = nil
+        if let target = manifestTarget, !streamToStdout {
+            do { manifestFile = try ManifestFile(path: target) } catch { printError("scrub: \(error)"); return 1 }
+        }
+        // Counts only: a batch of 100,000 files keeps no per-file state after reporting it.
+        let totals = Mutex((files: 0, failed: 0, thumbnails: 0))
+        let writeFailure = Mutex<String?>(nil)
+        let progress = BatchProgress(total: mine.count, quiet: p.flag("--quiet"))
+        runner.run(sources: mine, allSources: all, onStart: { progress.started($0) }, onFinish: { [manifestFile] r in
             progress.finished(r)
-            if streamToStdout { for line in lines(r) { printOut(line) } }
-            manifest.withLock { $0.append(r) }
+            let text = lines(r).map { $0 + "\n" }.joined()
+            if streamToStdout { printOut(String(text.dropLast())) }
+            totals.withLock { $0.files += 1; $0.failed += r.failed ? 1 : 0; $0.thumbnails += r.records.count }
+            if let m = manifestFile, let problem = m.append(text) { writeFailure.withLock { $0 = $0 ?? problem } }
         })
         progress.finish()
-        let results = manifest.withLock { $0 }
-        let failed = results.filter(\.failed).count
+        let finished = totals.withLock { $0 }
+        let failed = finished.failed
         let summary = JSON.object([("summary", .object([
-            ("files", .int(results.count)), ("failed", .int(failed)),
-            ("thumbnails", .int(results.reduce(0) { $0 + $1.records.count })),
+            ("files", .int(finished.files)), ("failed", .int(failed)),
+            ("thumbnails", .int(finished.thumbnails)),
             ("shard", shard.map { .string("\($0.k)/\($0.n)") } ?? .null),
         ]))]).text
-        if streamToStdout {
-            printOut(summary)
-        } else if let target = manifestTarget {
-            // Files in input order, thumbnails by index: the same manifest whatever the parallel schedule.
-            let order = Dictionary(mine.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-            let sorted = results.sorted { (order[$0.source] ?? 0) < (order[$1.source] ?? 0) }
-            let text = (sorted.flatMap(lines) + [summary]).joined(separator: "\n") + "\n"
-            do { try AtomicFile.write(Array(text.utf8), to: target) } catch { printError("scrub: \(error)"); return 1 }
+        if streamToStdout { printOut(summary) }
+        if let m = manifestFile {
+            if let problem = m.append(summary + "\n") ?? writeFailure.withLock({ $0 }) { printError("scrub: \(problem)"); return 1 }
         }
         return failed > 0 ? 1 : 0
+    }
+
+    /// The `--json FILE` manifest, appended to as files complete; each append is flushed to disk before the next file
+    /// is reported. Thread-safe.
+    final class ManifestFile: Sendable {
+        let path: String
+        private let fd: Int32
+
+        init(path: String) throws {
+            self.path = path
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw MediaError(.writeFailed, path: path, "cannot create the manifest: \(String(cString: strerror(errno)))") }
+        }
+
+        deinit { close(fd) }
+
+        /// Appends `text` in one write and flushes it; a message when that failed.
+        func append(_ text: String) -> String? {
+            let bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return "\(path): cannot write the manifest: \(String(cString: strerror(errno)))" }
+                offset += n
+            }
+            var st = stat()
+            if fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && fdatasync(fd) != 0 {
+                return "\(path): cannot flush the manifest: \(String(cString: strerror(errno)))"
+            }
+            return nil
+        }
     }
 
     /// Manifest lines of one file: a record per thumbnail, then its failures.

@@ -165,3 +165,62 @@ import Testing
         #expect(images(t.appendingPathComponent("b")) == ["vfr.mp4-0.jpg"])
     }
 }
+
+/// The manifest is written as files complete, so a killed run leaves every finished file recorded; `--quiet` hides
+/// progress but never a failure.
+@Suite struct BatchManifestTests {
+    let samples = Scrub.packageRoot.appendingPathComponent("samples")
+
+    @Test func aKilledRunKeepsTheRecordsOfFinishedFiles() throws {
+        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: t.appendingPathComponent("in"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: t) }
+        // Enough work (60 one-at-a-time files) that the run is still going when the first records arrive.
+        for i in 0..<60 {
+            try FileManager.default.createSymbolicLink(atPath: t.appendingPathComponent("in/c\(i).mp4").path,
+                                                       withDestinationPath: samples.appendingPathComponent("h264_gop2s.mp4").path)
+        }
+        let manifest = t.appendingPathComponent("m.jsonl").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Scrub.binary)
+        p.arguments = ["thumbs", t.appendingPathComponent("in").path, "--count", "6", "--exact", "--max-size", "64", "--jobs", "1",
+                       "--out", t.appendingPathComponent("out").path, "--json", manifest, "-q"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(60)
+        var seen = ""
+        while Date() < deadline && p.isRunning {
+            seen = (try? String(contentsOfFile: manifest, encoding: .utf8)) ?? ""
+            if seen.split(separator: "\n").count >= 6 { break }
+            usleep(10_000)
+        }
+        let stillRunning = p.isRunning
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(stillRunning, "the run was killed midway (it had not finished)")
+        let text = (try? String(contentsOfFile: manifest, encoding: .utf8)) ?? ""
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(text.hasSuffix("\n"), "only whole lines")
+        let records = lines.filter { !$0.isEmpty }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(records.count == lines.filter { !$0.isEmpty }.count, "every line is a JSON object")
+        #expect(records.count >= 6 && records.allSatisfy { $0["output"] != nil }, "the finished files' thumbnails are recorded")
+        #expect(!records.contains { $0["summary"] != nil }, "no summary: the run did not finish")
+        for r in records {
+            #expect(FileManager.default.fileExists(atPath: t.appendingPathComponent("out").appendingPathComponent(r["output"] as? String ?? "-").path))
+        }
+    }
+
+    @Test func quietStillReportsFailures() throws {
+        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-quiet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: t, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: t) }
+        let bad = t.appendingPathComponent("broken.mp4")
+        try Data("not a video at all".utf8).write(to: bad)
+        let r = try Scrub.run(["thumbs", samples.appendingPathComponent("image.png").path, bad.path, "--out", t.appendingPathComponent("o").path, "--quiet"])
+        #expect(r.status == 1)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("broken.mp4") && lines[0].contains("FAILED"), "\(r.stderr)")
+    }
+}

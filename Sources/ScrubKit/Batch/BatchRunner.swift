@@ -198,8 +198,9 @@ public final class BatchRunner: Sendable {
     private func remember(_ key: String, _ records: [BatchRecord]) {
         let line = JSON.object([("source", .string(key)), ("signature", .string(options.signature)),
                                 ("records", .array(records.map(\.json)))]).text + "\n"
-        state.withLock { s in
-            s[key] = (options.signature, records)
+        // (Only the journal file grows: this run never looks a file up twice, so the loaded state stays as it was and
+        // a long batch's memory does not grow with the files done.)
+        state.withLock { _ in
             // O_APPEND: each line lands whole; a crash loses at most the line being written, whose outputs are
             // then simply redone.
             let fd = open(stateFile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
