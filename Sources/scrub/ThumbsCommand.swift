@@ -20,6 +20,7 @@ enum ThumbsCommand {
             OptionSpec(names: ["--exact"], takesValue: false, help: "Frame-exact times (decodes from the keyframe before each)."),
             OptionSpec(names: ["--fast"], takesValue: false, help: "Keyframes at or before each time (fastest)."),
             OptionSpec(names: ["--tolerance"], takesValue: true, valueName: "T", help: "Accept a frame up to T before each time (default 1s)."),
+            OptionSpec(names: ["--approximate"], takesValue: false, help: "Where the data near a time is damaged, keep the nearest frame that decodes (\"approximate\": true in the manifest) instead of failing that time."),
             OptionSpec(names: ["--name"], takesValue: true, valueName: "TEMPLATE", help: "Output names; {stem} {name} {srcext} {index} {index1} {time} {ext}. Default {name}-{index}.{ext}"),
             OptionSpec(names: ["-j", "--jobs"], takesValue: true, valueName: "N", help: "Files at once (default: number of cores)."),
             OptionSpec(names: ["--json"], takesValue: true, valueName: "FILE|-", help: "JSON-lines manifest: a record per thumbnail or failure, then a summary."),
@@ -68,6 +69,7 @@ enum ThumbsCommand {
         let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
         if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumbs") }
         if p.flag("--exact") { opts.toleranceBefore = .zero; opts.toleranceAfter = .zero }
+        opts.acceptsApproximateFrames = p.flag("--approximate")
         if p.flag("--fast") { opts.toleranceBefore = .positiveInfinity; opts.toleranceAfter = .positiveInfinity }
         if let tol = p.value("--tolerance") {
             guard case .absolute(let t)? = try? TimeExpression(parsing: tol) else {

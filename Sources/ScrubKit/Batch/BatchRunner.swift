@@ -26,6 +26,9 @@ public struct BatchOptions: Sendable {
     public var pixelLimit = MediaInspector.defaultPixelLimit
     /// Decoded-frame pixels held at once across parallel jobs (see `PixelBudget`).
     public var pixelBudget = PixelBudget.defaultCapacity
+    /// Where the data near a time is damaged, keep the nearest frame that decodes, flagged `approximate` in the
+    /// manifest (default: that time fails).
+    public var acceptsApproximateFrames = false
 
     public init(outputDirectory: String) { self.outputDirectory = outputDirectory }
 
@@ -45,7 +48,7 @@ public struct BatchOptions: Sendable {
         }
         let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")" } ?? "-"
         return [t, size, format.rawValue, String(quality), toleranceBefore.description, toleranceAfter.description,
-                nameTemplate, s, String(vtt)].joined(separator: "|")
+                nameTemplate, s, String(vtt)].joined(separator: "|") + (acceptsApproximateFrames ? "|approximate" : "")
     }
 }
 
@@ -59,10 +62,13 @@ public struct BatchRecord: Sendable {
     public var output: String
     public var width: Int
     public var height: Int
+    /// The frame is outside the tolerance (damaged data, `acceptsApproximateFrames`).
+    public var approximate = false
 
     public var json: JSON {
         .object([("source", .string(source)), ("index", .int(index)), ("requestedTime", .seconds(requestedTime)),
-                 ("actualTime", .seconds(actualTime)), ("output", .string(output)), ("width", .int(width)), ("height", .int(height))])
+                 ("actualTime", .seconds(actualTime)), ("output", .string(output)), ("width", .int(width)), ("height", .int(height))]
+                + (approximate ? [("approximate", .bool(true))] : []))
     }
 }
 
@@ -137,6 +143,7 @@ public final class BatchRunner: Sendable {
         gen.requestedTimeToleranceBefore = options.toleranceBefore
         gen.requestedTimeToleranceAfter = options.toleranceAfter
         gen.pixelLimit = options.pixelLimit
+        gen.acceptsApproximateFrames = options.acceptsApproximateFrames
         gen.allowsParallelDecoding = parallelFiles <= 1   // files already run in parallel: one decoder each
         let plan = options.sheet.map { BatchTimes.count($0.columns * $0.rows) } ?? options.times
         var reserved = 0
@@ -185,7 +192,7 @@ public final class BatchRunner: Sendable {
 
     func record(_ source: String, _ index: Int, _ t: Thumbnail, output: String) -> BatchRecord {
         BatchRecord(source: source, index: index, requestedTime: t.requestedTime.seconds, actualTime: t.actualTime.seconds,
-                    output: output, width: t.image.width, height: t.image.height)
+                    output: output, width: t.image.width, height: t.image.height, approximate: t.isApproximate)
     }
 
     func outputPath(_ name: String) -> String {
@@ -221,7 +228,8 @@ public final class BatchRunner: Sendable {
                 guard let s = r["source"] as? String, let i = r["index"] as? Int, let o = r["output"] as? String,
                       let w = r["width"] as? Int, let h = r["height"] as? Int else { return nil }
                 return BatchRecord(source: s, index: i, requestedTime: (r["requestedTime"] as? Double) ?? 0,
-                                   actualTime: (r["actualTime"] as? Double) ?? 0, output: o, width: w, height: h)
+                                   actualTime: (r["actualTime"] as? Double) ?? 0, output: o, width: w, height: h,
+                                   approximate: (r["approximate"] as? Bool) ?? false)
             }
             out[source] = (sig, records)
         }
