@@ -31,6 +31,14 @@ public final class PlayerApp: @unchecked Sendable {
     private var settlePending = false
     private var dragging = false
     private var rates: [Double] = [0.25, 0.5, 1, 1.5, 2, 4]
+    /// What the status line says about graphics ("sixel", "blocks256 (tmux/screen: …)").
+    private var graphicsLabel = ""
+    /// The furthest time seen, for media whose duration is not known (raw streams, live): the bar spans up to it.
+    private var knownEnd = MediaTime.invalid
+    /// Frame pacing: when the last picture was written and how long the write took. A terminal slower than the
+    /// video gets fewer pictures (dropped here), never a backlog that delays keys.
+    private var lastPictureAt = 0.0
+    private var lastPictureCost = 0.0
     private var rateIndex = 2
 
     public init(path: String, options: Options) {
@@ -45,13 +53,23 @@ public final class PlayerApp: @unchecked Sendable {
         guard TerminalOutput.isTerminal(1), TerminalOutput.isTerminal(0) else {
             throw TerminalError("scrub play needs a terminal (standard input and output must not be redirected)")
         }
+        let env = ProcessInfo.processInfo.environment
+        // A forced mode this terminal cannot show would print base64 or escape codes as text: refuse it up front.
+        if let forced = options.graphics, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
         try terminal.enter(mouse: true) { sig in exit(sig == SIGINT ? 130 : 143) }
         defer { terminal.write(renderer.clear()); terminal.restore() }
-        let kind = options.graphics ?? GraphicsDetection.detect(env: ProcessInfo.processInfo.environment, input: 0, output: 1)
+        var choice = options.graphics.map { GraphicsChoice(kind: $0, reason: "forced") }
+            ?? GraphicsDetection.choose(env: env, input: 0, output: 1)
+        if choice.kind == .sixel && choice.sixelMaxWidth == nil, options.graphics != nil {
+            // Forced sixel: still ask for the size limit (a picture over it is not shown at all).
+            let probed = GraphicsDetection.choose(env: [GraphicsDetection.overrideVariable: "sixel"], input: 0, output: 1)
+            (choice.sixelMaxWidth, choice.sixelMaxHeight) = (probed.sixelMaxWidth, probed.sixelMaxHeight)
+        }
+        graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
         let status = waitForReady()
         if case .failed(let e) = status { throw TerminalError("\(e)") }
         let info = player.mediaInfo
-        renderer = (info?.hasVideo ?? false) ? kind.renderer : NoGraphicsRenderer()
+        renderer = (info?.hasVideo ?? false) ? choice.renderer : NoGraphicsRenderer()
         composer = PlayerFrameComposer(renderer: renderer, color: TerminalOutput.colorAllowed(1))
         player.actionAtItemEnd = options.loop ? .loop : .pause
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
@@ -92,6 +110,10 @@ public final class PlayerApp: @unchecked Sendable {
                 let n = read(0, &buf, buf.count)
                 if n <= 0 { quit.store(true, ordering: .relaxed); return }
                 let evs = decoder.feed(Array(buf[0..<n]), final: false)
+                // Quitting does not wait for the render loop (which may be writing a large picture).
+                if evs.contains(where: { [.character("q"), .character("Q"), .escape, .interrupt].contains($0) }) {
+                    quit.store(true, ordering: .relaxed)
+                }
                 if !evs.isEmpty { events.withLock { $0 += evs } }
             }
         }
@@ -142,10 +164,11 @@ public final class PlayerApp: @unchecked Sendable {
             if pressed && (button == 0 && onBar || button == 32 && dragging) {
                 settlePending = false   // the mouse takes over from a key jump still settling
                 dragging = true
-                player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: true)
+                if player.duration.isNumeric { player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: true) }
             } else if !pressed && dragging {
                 dragging = false
-                player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: false)
+                if player.duration.isNumeric { player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: false) }
+                else { scrub(toFraction: layout.bar.fraction(forColumn: column), absolute: true) }
             }
         default: break
         }
@@ -162,12 +185,31 @@ public final class PlayerApp: @unchecked Sendable {
     /// 50 %, not the keyframe before it — like mpv's precise absolute seeks and the end of a mouse drag).
     private func jump(by seconds: Double) {
         let d = player.duration, start = player.startTime
-        guard d.isNumeric, d > .zero else { return }
         let target = player.currentTime + MediaTime(seconds: seconds, preferredTimescale: 1000)
+        guard d.isNumeric, d > .zero else {
+            // Unknown length (raw streams, live): seek by time, from the start on; keyframe seeks while keys repeat,
+            // exact when they stop if exact seeks are on.
+            let t = MediaTime.maximum(target, start)
+            player.seek(to: t, toleranceBefore: exact ? .zero : .positiveInfinity, toleranceAfter: exact ? .zero : .positiveInfinity)
+            return
+        }
         scrub(toFraction: (target - start).fraction(of: d), absolute: false)
     }
 
+    /// The bar's extent: the duration, or for unknown-length media what has been seen so far.
+    private func barSpan() -> MediaTime {
+        let d = player.duration
+        if d.isNumeric { return d }
+        return knownEnd.isNumeric ? knownEnd - player.startTime : .invalid
+    }
+
     private func scrub(toFraction f: Double, absolute: Bool) {
+        if !player.duration.isNumeric {   // unknown length: a fraction of what has been seen
+            let span = barSpan()
+            guard span.isNumeric, span > .zero else { return }
+            player.seek(to: player.startTime + MediaTime(seconds: span.seconds * f, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+            return
+        }
         player.seek(toFraction: f, dragging: true)
         lastKeyAt = Date().timeIntervalSince1970
         settlePending = true
@@ -187,19 +229,24 @@ public final class PlayerApp: @unchecked Sendable {
 
     private func draw(_ info: PlayerMediaInfo?) {
         var out = ""
-        if let frame = player.frameForDisplay(), renderer.kind != .none {
+        let now = Date().timeIntervalSince1970
+        // Pacing: the next picture waits until the terminal had as long as the last one took to write.
+        if renderer.kind != .none, now - lastPictureAt >= lastPictureCost, let frame = player.frameForDisplay() {
             let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspectRatio(info))
-            if frame.image.width == g.width && frame.image.height == g.height {
-                out += renderer.draw(frame.image, column: g.column, row: g.row, cellPixels: cellPixels)
-            }
+            out += composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
         }
-        let current = player.currentTime, duration = player.duration, start = player.startTime
-        let line = StatusLine(playing: player.rate > 0, current: current - start, duration: duration, rate: rates[rateIndex],
-                              exactSeeks: exact, graphics: renderer.kind.rawValue, dropped: player.frameStatistics.dropped)
-        let fraction = duration.isNumeric ? (current - start).fraction(of: duration) : 0
+        let current = player.currentTime, start = player.startTime
+        if current.isNumeric && (!knownEnd.isNumeric || current > knownEnd) { knownEnd = current }
+        let span = barSpan()
+        let line = StatusLine(playing: player.rate > 0, current: current - start, duration: player.duration, rate: rates[rateIndex],
+                              exactSeeks: exact, graphics: graphicsLabel, dropped: player.frameStatistics.dropped)
+        let fraction = span.isNumeric && span > .zero ? (current - start).fraction(of: span) : 0
         let status = composer.status(layout: layout, line: line, fraction: fraction)
         if status != lastStatus { out += status; lastStatus = status }
-        guard !out.isEmpty else { return }
+        guard !out.isEmpty, !quit.load(ordering: .relaxed) else { return }
+        let began = Date().timeIntervalSince1970
         terminal.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l")
+        let took = Date().timeIntervalSince1970 - began
+        if out.count > 4096 { lastPictureAt = began; lastPictureCost = took }
     }
 }

@@ -15,6 +15,8 @@ public enum PlayerBenchmark {
         public var keyframeSeeks: [Double]
         public var exactSeeks: [Double]
         public var bytesPerSecond: Double
+        /// Pictures actually turned into escape sequences (0 would mean a blank screen).
+        public var painted: Int
     }
 
     public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20) throws -> Report {
@@ -30,7 +32,13 @@ public enum PlayerBenchmark {
         let g = composer.pictureGeometry(layout: layout, cellPixels: (8, 16), aspect: aspect)
         player.setVideoOutputSize(width: g.width, height: g.height)
         var bytes = 0
-        func paint(_ f: VideoFrame) { bytes += composer.renderer.draw(f.image, column: g.column, row: g.row, cellPixels: (8, 16)).utf8.count }
+        var painted = 0
+        // The same painting path as `scrub play` (a frame of another size is scaled, not dropped).
+        func paint(_ f: VideoFrame) {
+            let n = composer.paint(f.image, geometry: g, cellPixels: (8, 16)).utf8.count
+            bytes += n
+            if n > 0 { painted += 1 }
+        }
 
         // 1. Real-time playback.
         _ = waitSeek(player) { player.seek(to: info.start, toleranceBefore: .zero, toleranceAfter: .zero, completion: $0) }
@@ -66,7 +74,7 @@ public enum PlayerBenchmark {
         let keyframe = measure(exact: false)
         let exactTimes = measure(exact: true)
         return Report(seconds: elapsed, shown: stats.shown, dropped: stats.dropped, expectedFrames: expected,
-                      keyframeSeeks: keyframe, exactSeeks: exactTimes, bytesPerSecond: Double(bytes) / elapsed)
+                      keyframeSeeks: keyframe, exactSeeks: exactTimes, bytesPerSecond: Double(bytes) / elapsed, painted: painted)
     }
 
     private static func waitSeek(_ player: Player, _ start: (@escaping @Sendable (Bool) -> Void) -> Void) -> Bool {

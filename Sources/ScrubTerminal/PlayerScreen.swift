@@ -44,6 +44,21 @@ public struct PlayerFrameComposer {
         return (w, h, max(0, (layout.columns - cellsWide) / 2), max(0, (layout.pictureRows - cellsHigh) / 2))
     }
 
+    /// The picture at exactly the geometry's size: a frame decoded for another size (queued before a resize, or
+    /// rounded differently) is scaled to it — never dropped.
+    public func fitted(_ image: RGBImage, to g: (width: Int, height: Int, column: Int, row: Int)) -> RGBImage? {
+        guard g.width > 0, g.height > 0, image.width > 0, image.height > 0 else { return nil }
+        if image.width == g.width && image.height == g.height { return image }
+        return try? Scaler().resize(image, width: g.width, height: g.height)
+    }
+
+    /// Escape sequences painting `image` into the picture area (see ``fitted(_:to:)``); "" when there is no area.
+    /// The one path every caller draws through (`scrub play` and its benchmark).
+    public func paint(_ image: RGBImage, geometry g: (width: Int, height: Int, column: Int, row: Int), cellPixels: (w: Int, h: Int)) -> String {
+        guard let picture = fitted(image, to: g) else { return "" }
+        return renderer.draw(picture, column: g.column, row: g.row, cellPixels: cellPixels)
+    }
+
     /// The bar (knob at `fraction`) and the status line.
     public func status(layout: PlayerLayout, line: StatusLine, fraction: Double) -> String {
         var out = "\u{1B}[\(layout.barRow + 1);1H\u{1B}[2K "

@@ -83,7 +83,10 @@ public struct HalfBlockRenderer: FrameRenderer {
         let avg = (Int(r) + Int(g) + Int(b)) / 3
         let grey = avg > 238 ? 23 : max(0, (avg - 3) / 10)
         let gv = 8 + 10 * grey
-        func d(_ a: Int, _ b: Int, _ c: Int) -> Int { (Int(r) - a) * (Int(r) - a) + (Int(g) - b) * (Int(g) - b) + (Int(b) - c) * (Int(b) - c) }
+        // (Parameter names must not shadow the channels: `b` here once hid blue, greying out saturated greens.)
+        func d(_ cr: Int, _ cg: Int, _ cb: Int) -> Int {
+            (Int(r) - cr) * (Int(r) - cr) + (Int(g) - cg) * (Int(g) - cg) + (Int(b) - cb) * (Int(b) - cb)
+        }
         return d(gv, gv, gv) < d(cr, cg, cb) ? 232 + grey : cube
     }
 }
@@ -132,11 +135,18 @@ public struct NoGraphicsRenderer: FrameRenderer {
 }
 
 /// Sixel (xterm -ti vt340, mlterm, foot, WezTerm, Windows Terminal…): encoded by libsixel.
+/// Pictures are kept under the terminal's sixel size limit (XTSMGRAPHICS): a larger one is not shown at all.
 public struct SixelRenderer: FrameRenderer {
     public var kind: GraphicsKind { .sixel }
-    public init() {}
+    public let maxWidth: Int?
+    public let maxHeight: Int?
+    public init(maxWidth: Int? = nil, maxHeight: Int? = nil) {
+        self.maxWidth = maxWidth
+        self.maxHeight = maxHeight
+    }
     public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
-        let (w, h) = Self.fit(columns * cellPixels.w, rows * cellPixels.h, aspect: aspect)
+        let areaW = min(columns * cellPixels.w, maxWidth ?? .max), areaH = min(rows * cellPixels.h, maxHeight ?? .max)
+        let (w, h) = Self.fit(areaW, areaH, aspect: aspect)
         return (w, h - h % 6)   // whole sixel bands, so the picture never spills into the bar
     }
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {

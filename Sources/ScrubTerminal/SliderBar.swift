@@ -33,7 +33,8 @@ public struct SliderBar: Sendable {
         let played = String(repeating: "━", count: knob)
         let rest = String(repeating: "─", count: max(0, width - knob - 1))
         if color {
-            return "\u{1B}[38;2;255;80;80m\(played)\u{1B}[38;2;255;255;255m●\u{1B}[38;2;110;110;110m\(rest)\u{1B}[0m"
+            // The knob in the terminal's own foreground colour (bold), visible on dark and light backgrounds alike.
+            return "\u{1B}[38;2;255;80;80m\(played)\u{1B}[39;1m●\u{1B}[22m\u{1B}[38;2;128;128;128m\(rest)\u{1B}[0m"
         }
         return played + "●" + rest
     }
@@ -65,8 +66,9 @@ public struct StatusLine: Sendable {
         let times = "\(current.formatted(fractionDigits: digits)) / \(duration.formatted(fractionDigits: digits))"
         let remaining = duration.isNumeric ? "-" + (duration - current).formatted(fractionDigits: digits) : ""
         let rateText = rate == 1 ? "1×" : String(format: "%g×", rate)
-        var parts = [playing ? "▶ playing" : "⏸ paused", times, remaining, rateText, exactSeeks ? "exact seeks" : "fast seeks"]
-        let help = "space ⏯  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  q quit"
+        // Glyphs common monospace fonts have (DejaVu Sans Mono has ▶ and ‖, not ⏸ or ⏯).
+        var parts = [playing ? "▶ playing" : "‖ paused", times, remaining, rateText, exactSeeks ? "exact seeks" : "fast seeks"]
+        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  q quit"
         var line = parts.joined(separator: "  ")
         if line.count + 2 + graphics.count <= width { line += "  " + graphics; parts.append(graphics) }
         if dropped > 0, line.count + 12 <= width { line += "  \(dropped) dropped" }

@@ -69,6 +69,8 @@ enum PlayCommand {
         printOut("playback   \(String(format: "%.1f", r.seconds)) s at \(cols)×\(rows) \(kind.rawValue): \(r.shown) frames shown, \(r.dropped) dropped (\(String(format: "%.2f", pct)) % of \(r.expectedFrames)), \(String(format: "%.1f", r.bytesPerSecond / 1_000_000)) MB/s of escape codes")
         printOut("seek→paint keyframe (\(r.keyframeSeeks.count) seeks): \(ms(r.keyframeSeeks))")
         printOut("seek→paint exact    (\(r.exactSeeks.count) seeks): \(ms(r.exactSeeks))")
+        printOut("painted    \(r.painted) pictures")
+        if r.painted == 0 && kind != .none { printError("scrub: no picture was painted (a blank screen)"); return 1 }
         return 0
     }
 }

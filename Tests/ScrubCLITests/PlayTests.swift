@@ -53,10 +53,25 @@ enum Tmux {
 struct PlayTmuxTests {
     let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
 
-    func start(_ name: String, _ args: String, cols: Int = 100, rows: Int = 30) {
-        Tmux.run(["kill-session", "-t", name])
+    /// Starts `scrub play ARGS` in a new session named BASE-N and returns that name. The new session exists before
+    /// the earlier ones of the same base are killed: killing the server's only session makes it exit, and a session
+    /// started at that moment raced the exiting server (a flaky test).
+    @discardableResult
+    func start(_ base: String, _ args: String, cols: Int = 100, rows: Int = 30) -> String {
+        let name = "\(base)-\(UUID().uuidString.prefix(8))"
         Tmux.run(["new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows),
                   "TERM=xterm-256color COLORTERM=truecolor '\(Scrub.binary)' play \(args); echo EXITED:$?; sleep 20"])
+        for old in Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n")
+        where old.hasPrefix(base + "-") && old != name {
+            Tmux.run(["kill-session", "-t", String(old)])
+        }
+        return name
+    }
+    /// Kills every session of `base`.
+    func stop(_ base: String) {
+        for old in Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n") where old.hasPrefix(base + "-") {
+            Tmux.run(["kill-session", "-t", String(old)])
+        }
     }
     func screen(_ name: String) -> String { Tmux.run(["capture-pane", "-p", "-t", name]) }
     func waitFor(_ name: String, timeout: Double = 10, _ cond: (String) -> Bool) -> String {
@@ -67,9 +82,9 @@ struct PlayTmuxTests {
     }
 
     @Test func barTimesKeysResizeAndQuit() {
-        let name = "scrubtest\(getpid())"
-        defer { Tmux.run(["kill-session", "-t", name]) }
-        start(name, "'\(sample)' --graphics blocks")
+        let base = "scrubtest\(getpid())"
+        defer { stop(base) }
+        let name = start(base, "'\(sample)' --graphics blocks")
         var s = waitFor(name) { Tmux.shownSeconds($0) != nil }
         #expect(s.contains("●"), "the knob of the bar is drawn")
         #expect(s.contains("/ 0:08.0"), "the duration is shown")
@@ -109,9 +124,9 @@ struct PlayTmuxTests {
     }
 
     @Test func playAdvancesAndBadFileRestoresTheTerminal() {
-        let name = "scrubtest2\(getpid())"
-        defer { Tmux.run(["kill-session", "-t", name]) }
-        start(name, "'\(sample)' --graphics none")
+        let base = "scrubtest2\(getpid())"
+        defer { stop(base) }
+        var name = start(base, "'\(sample)' --graphics none")
         let a = Tmux.shownSeconds(waitFor(name) { Tmux.shownSeconds($0) != nil }) ?? -1
         usleep(1_500_000)
         let b = Tmux.shownSeconds(screen(name)) ?? -1
@@ -121,7 +136,7 @@ struct PlayTmuxTests {
         #expect(s.contains("EXITED:0"), "Ctrl-C quits")
 
         // A real SIGINT (kill): the terminal is restored, status 130.
-        start(name, "'\(sample)' --graphics blocks")
+        name = start(base, "'\(sample)' --graphics blocks")
         _ = waitFor(name, timeout: 10) { Tmux.shownSeconds($0) != nil }
         var signalled = false
         for _ in 0..<5 where !signalled {   // a loaded machine may still be starting the process: retry briefly
@@ -137,7 +152,7 @@ struct PlayTmuxTests {
         #expect(killed.contains("EXITED:130"))
         #expect(!killed.contains("●"), "normal screen restored after SIGINT")
 
-        start(name, "/nonexistent/clip.mp4")
+        name = start(base, "/nonexistent/clip.mp4")
         let bad = waitFor(name) { $0.contains("EXITED:") }
         #expect(bad.contains("EXITED:1"))
         #expect(bad.contains("/nonexistent/clip.mp4: no such file"))

@@ -113,8 +113,9 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
         /// The found frame as a picture for a `size` display area, queued unless a newer seek came meanwhile.
         func queue(_ found: FrameExtractor.Found, size: (Int, Int), generation: Int) throws {
             guard size.0 > 0 && size.1 > 0 else { return }
+            // Exactly the size asked for: the caller's layout owns the geometry (no second fit with other rounding).
             let (img, _) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
-                                                   allowsUpscaling: true, appliesTransform: true, path: path)
+                                                   allowsUpscaling: true, appliesTransform: true, exactSize: size, path: path)
             push(VideoFrame(time: found.time, image: img), generation: generation)
         }
         // Start at the beginning.

@@ -215,7 +215,8 @@ public final class Player: @unchecked Sendable {
         return pipeline.takeFrame(atOrBefore: t)
     }
 
-    /// Sets the size frames are decoded to (the display area in pixels).
+    /// Sets the exact size frames are delivered at (the picture's display area in pixels, upright, aspect already
+    /// fitted by the caller); frames already queued keep the size they were made at.
     public func setVideoOutputSize(width: Int, height: Int) { pipeline.setOutputSize(width: width, height: height) }
 
     /// Frames shown and dropped (late) so far.

@@ -1,0 +1,139 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+@testable import ScrubKit
+@testable import ScrubTerminal
+import Testing
+
+/// `scrub play` in real terminals (issue 8): a picture at every window size, right colours, sixel limits, input that
+/// is never swallowed, forced modes refused where they would print garbage.
+@Suite struct PlayerScreenTests {
+    static let renderers: [FrameRenderer] = [HalfBlockRenderer(trueColor: true), HalfBlockRenderer(trueColor: false), KittyRenderer(),
+                                             ITermRenderer(), SixelRenderer(), SixelRenderer(maxWidth: 1000, maxHeight: 1000)]
+    static let cells = [(6, 12), (7, 14), (8, 16), (9, 18), (10, 20)]
+    // Landscape, portrait (rotated90.mp4), 4:3, scope.
+    static let aspects = [16.0 / 9, 9.0 / 16, 4.0 / 3, 2.39]
+
+    /// Every window size (60–200 columns × 20–60 rows), cell size and renderer: the geometry is a real picture inside
+    /// the picture area, and a frame decoded at another size (stale, or rounded differently) is still painted at it.
+    @Test func aPictureIsPaintedAtEveryWindowSize() {
+        var checked = 0, painted = 0
+        for (ri, renderer) in Self.renderers.enumerated() {
+            let composer = PlayerFrameComposer(renderer: renderer, color: true)
+            for columns in stride(from: 60, through: 200, by: 7) {
+                for rows in stride(from: 20, through: 60, by: 4) {
+                    for (ci, cell) in Self.cells.enumerated() {
+                        for (ai, aspect) in Self.aspects.enumerated() {
+                            let layout = PlayerLayout(columns: columns, rows: rows)
+                            let g = composer.pictureGeometry(layout: layout, cellPixels: cell, aspect: aspect)
+                            checked += 1
+                            guard g.width > 0, g.height > 0 else {
+                                Issue.record("no picture: \(renderer.kind) \(columns)×\(rows) cells \(cell) aspect \(aspect)"); continue
+                            }
+                            let (cw, ch) = [.blocks, .blocks256].contains(renderer.kind) ? (g.width, (g.height + 1) / 2)
+                                : ((g.width + cell.0 - 1) / cell.0, (g.height + cell.1 - 1) / cell.1)
+                            #expect(g.column + cw <= layout.columns && g.row + ch <= layout.pictureRows,
+                                    "\(renderer.kind) \(columns)×\(rows) \(cell): \(g) spills out of the picture area")
+                            if let s = (renderer as? SixelRenderer), let mw = s.maxWidth, let mh = s.maxHeight {
+                                #expect(g.width <= mw && g.height <= mh, "sixel \(g.width)×\(g.height) over the terminal's limit")
+                            }
+                            // A frame one pixel off in each direction (another rounding, or decoded before a resize)
+                            // is scaled and painted, not dropped. Scaling and encoding are the costly part: a spread
+                            // sample of the sizes is painted for real.
+                            if (columns * 3 + rows + ci * 7 + ai * 5 + ri) % 97 == 0 {
+                                let stale = RGBImage(width: max(1, g.width - 1), height: g.height + 1)
+                                #expect(composer.fitted(stale, to: g).map { $0.width == g.width && $0.height == g.height } == true)
+                                let out = composer.paint(stale, geometry: g, cellPixels: cell)
+                                #expect(!out.isEmpty, "\(renderer.kind) \(columns)×\(rows) \(cell): nothing painted")
+                                painted += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 20_000 && painted > 150, "\(checked) sizes checked, \(painted) painted")
+    }
+
+    /// The decoding pipeline delivers pictures at exactly the size asked for (it no longer re-fits with rounding
+    /// of its own): odd sizes, a rotated file, SAR.
+    @Test(.enabled(if: Corpus.samplesAvailable, "needs samples/"), arguments: ["rotated90.mp4", "h264_gop2s.mp4"])
+    func framesComeAtExactlyTheRequestedSize(file: String) throws {
+        let source = try VideoSource(path: Corpus.sample(file), pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let found = try x.frame(at: MediaTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        for size in [(896, 504), (900, 504), (621, 349), (140, 80), (139, 79), (283, 503)] {
+            let (img, _) = try FramePicture.render(found.frame, facts: source.stream, scaler: Scaler(), maximumSize: .box(width: size.0, height: size.1),
+                                                   allowsUpscaling: true, appliesTransform: true, exactSize: size, path: file)
+            #expect(img.width == size.0 && img.height == size.1, "\(file): asked \(size), got \(img.width)×\(img.height)")
+        }
+    }
+
+    /// blocks256: saturated colours map to the colour cube, not grey (a shadowed parameter once hid blue).
+    @Test func xterm256Palette() {
+        #expect(HalfBlockRenderer.xterm256(0, 210, 0) == 40)
+        #expect(HalfBlockRenderer.xterm256(255, 0, 0) == 196)
+        #expect(HalfBlockRenderer.xterm256(0, 0, 255) == 21)
+        #expect(HalfBlockRenderer.xterm256(255, 255, 0) == 226)
+        #expect(HalfBlockRenderer.xterm256(0, 0, 0) == 16)
+        #expect(HalfBlockRenderer.xterm256(255, 255, 255) == 231)
+        #expect(HalfBlockRenderer.xterm256(128, 128, 128) == 244)
+        #expect(HalfBlockRenderer.xterm256(95, 135, 175) == 67)
+    }
+
+    @Test func sixelStaysUnderTheTerminalsLimit() {
+        let limited = SixelRenderer(maxWidth: 1000, maxHeight: 1000)
+        let s = limited.pixelSize(columns: 160, rows: 46, cellPixels: (9, 18), aspect: 16.0 / 9)
+        #expect(s.width <= 1000 && s.height <= 1000 && s.height % 6 == 0 && s.width > 900, "\(s)")
+        #expect(GraphicsDetection.sixelLimit(["\u{1B}[?2;0;1920;1080S"]).map { $0 == (1920, 1080) } == true)
+        #expect(GraphicsDetection.sixelLimit(["\u{1B}P>|XTerm(379)\u{1B}\\"]).map { $0 == (1000, 1000) } == true, "xterm's default")
+        #expect(GraphicsDetection.sixelLimit(["\u{1B}[?62;4c"]) == nil)
+    }
+
+    /// The terminal's answers: kitty's own graphics reply, XTSMGRAPHICS through the detection path.
+    @Test func detectionReadsKittyAndSixelGeometryReplies() {
+        #expect(GraphicsDetection.fromReplies(["\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}[?62;22c"]) == .kitty)
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let reply = Array("\u{1B}[?2;0;1000;1000S\u{1B}[12;1R\u{1B}[?63;1;4;22c".utf8)
+        _ = reply.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        let devnull = open("/dev/null", O_WRONLY)
+        defer { close(devnull) }
+        let c = GraphicsDetection.choose(env: ["TERM": "xterm"], input: fds[0], output: devnull, budget: 0.5)
+        #expect(c.kind == .sixel && c.sixelMaxWidth == 1000 && c.sixelMaxHeight == 1000)
+        #expect(GraphicsDetection.choose(env: ["SCRUB_GRAPHICS": "kitty", "TERM": "xterm"], input: fds[0], output: devnull, budget: 0.05).kind == .kitty,
+                "the environment override wins")
+    }
+
+    @Test func forcedModesTheTerminalCannotShowAreRefused() {
+        #expect(GraphicsDetection.refusal(forcing: .kitty, env: ["TMUX": "/tmp/x,1,0", "TERM": "tmux-256color"]) != nil)
+        #expect(GraphicsDetection.refusal(forcing: .sixel, env: ["TERM": "screen"]) != nil)
+        #expect(GraphicsDetection.refusal(forcing: .iterm, env: ["KITTY_WINDOW_ID": "1", "TERM": "xterm-kitty"]) != nil)
+        #expect(GraphicsDetection.refusal(forcing: .blocks, env: ["TMUX": "/tmp/x,1,0"]) == nil)
+        #expect(GraphicsDetection.refusal(forcing: .kitty, env: ["KITTY_WINDOW_ID": "1", "TERM": "xterm-kitty"]) == nil)
+        #expect(GraphicsDetection.choose(env: ["TMUX": "/tmp/x,1,0", "TERM": "tmux-256color"], input: -1, output: -1).reason?.contains("tmux") == true,
+                "the status line says why half blocks were chosen")
+    }
+
+    /// An introducer that never ends (Alt+P, a reply cut short) must not swallow the keys typed after it.
+    @Test func anUnterminatedStringDoesNotSwallowKeys() {
+        var d = KeyDecoder()
+        #expect(d.feed(Array("\u{1B}Pq".utf8), final: false).isEmpty)
+        #expect(d.feed([], final: true) == [.character("q")])
+        var e = KeyDecoder()
+        #expect(e.feed(Array("\u{1B}[12".utf8), final: false).isEmpty)
+        #expect(e.feed([], final: true) == [.escape, .character("["), .character("1"), .character("2")])
+    }
+
+    /// Visible on light backgrounds and drawn with glyphs common fonts have.
+    @Test func knobAndStatusGlyphs() {
+        let bar = SliderBar(origin: 1, width: 20).render(fraction: 0.5, color: true)
+        #expect(bar.contains("\u{1B}[39;1m●") && !bar.contains("255;255;255"))
+        for playing in [true, false] {
+            let s = StatusLine(playing: playing, current: .zero, duration: MediaTime(value: 10, timescale: 1), rate: 1, exactSeeks: false,
+                               graphics: "blocks", dropped: 0).render(width: 200)
+            #expect(!s.contains("⏸") && !s.contains("⏯"), "\(s)")
+        }
+    }
+}
