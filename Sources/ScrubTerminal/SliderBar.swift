@@ -70,7 +70,10 @@ public struct StatusLine: Sendable {
         var parts = [playing ? "▶ playing" : "‖ paused", times, remaining, rateText, exactSeeks ? "exact seeks" : "fast seeks"]
         let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  q quit"
         var line = parts.joined(separator: "  ")
+        // The graphics mode, with its reason when that fits ("blocks256 (tmux/screen: …)"), else the mode alone.
+        let shortGraphics = graphics.split(separator: " ", maxSplits: 1).first.map(String.init) ?? graphics
         if line.count + 2 + graphics.count <= width { line += "  " + graphics; parts.append(graphics) }
+        else if line.count + 2 + shortGraphics.count <= width { line += "  " + shortGraphics; parts.append(shortGraphics) }
         if dropped > 0, line.count + 12 <= width { line += "  \(dropped) dropped" }
         if line.count + 4 + help.count <= width { line += "    " + help }
         return String(line.prefix(width))

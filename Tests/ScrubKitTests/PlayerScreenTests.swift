@@ -126,6 +126,15 @@ import Testing
         #expect(e.feed([], final: true) == [.escape, .character("["), .character("1"), .character("2")])
     }
 
+    @Test func statusLineNamesTheModeAndWhyWhenItFits() {
+        let line = StatusLine(playing: true, current: .zero, duration: MediaTime(value: 10, timescale: 1), rate: 1, exactSeeks: false,
+                              graphics: "blocks256 (tmux/screen: images are not passed through)", dropped: 0)
+        #expect(line.render(width: 200).contains("blocks256 (tmux/screen: images are not passed through)"))
+        let narrow = line.render(width: 70)
+        #expect(narrow.contains("blocks256") && !narrow.contains("(tmux"), "\(narrow)")
+        #expect(SixelRenderer().clear().contains("\u{1B}[999S"), "sixel pictures are scrolled off (xterm frees them only then)")
+    }
+
     /// Visible on light backgrounds and drawn with glyphs common fonts have.
     @Test func knobAndStatusGlyphs() {
         let bar = SliderBar(origin: 1, width: 20).render(fraction: 0.5, color: true)
