@@ -159,6 +159,36 @@ struct PlayTmuxTests {
     }
 }
 
+extension PlayTmuxTests {
+    /// A raw H.264 stream has no duration: ←/→ still seek, by time, and the bar spans what has been seen.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg"))
+    func unknownDurationScrubsByTime() throws {
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(getpid()).h264").path
+        defer { unlink(raw) }
+        let ff = Process()
+        ff.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ff.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25", "-t", "12", "-c:v", "libx264", "-g", "25", "-f", "h264", raw]
+        ff.standardInput = FileHandle.nullDevice
+        try ff.run(); ff.waitUntilExit()
+        let base = "scrubtest3\(getpid())"
+        defer { stop(base) }
+        let name = start(base, "'\(raw)' --graphics none")
+        _ = waitFor(name) { Tmux.shownSeconds($0) != nil }
+        Tmux.run(["send-keys", "-t", name, " "])
+        var s = waitFor(name) { $0.contains("paused") }
+        let before = Tmux.shownSeconds(s) ?? -1
+        #expect(s.contains("--:--"), "the duration is shown as unknown")
+        Tmux.run(["send-keys", "-t", name, "Right"])
+        s = waitFor(name) { (Tmux.shownSeconds($0) ?? 0) >= before + 4 }
+        #expect((Tmux.shownSeconds(s) ?? 0) >= before + 4, "→ seeks 5 s by time: \(before) → \(Tmux.shownSeconds(s) ?? -1)")
+        Tmux.run(["send-keys", "-t", name, "Left"])
+        s = waitFor(name) { (Tmux.shownSeconds($0) ?? 99) <= before + 1 }
+        #expect((Tmux.shownSeconds(s) ?? 99) <= before + 1, "← seeks back")
+        Tmux.run(["send-keys", "-t", name, "q"])
+        #expect(waitFor(name) { $0.contains("EXITED:") }.contains("EXITED:0"))
+    }
+}
+
 @Suite struct PlayCLITests {
     @Test func notATerminalIsAClearError() throws {
         let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
