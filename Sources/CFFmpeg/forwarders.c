@@ -225,6 +225,10 @@ const AVIndexEntry *avformat_index_get_entry_from_timestamp(AVStream *a0, int64_
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_index_get_entry_from_timestamp)(a0, a1, a2);
 }
 
+int avformat_network_init(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_network_init)();
+}
+
 AVStream *avformat_new_stream(AVFormatContext *a0, const AVCodec *a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_new_stream)(a0, a1);
 }

@@ -25,12 +25,25 @@ public final class Demuxer {
     ///   pixels is refused before any probing (``PictureTooLarge``), so no decoder is opened for it at all.
     public init(path: String, probesStills: Bool, maxPixels: Int = 0, refusesOversized: Bool = false) throws {
         self.path = path
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var options: OpaquePointer? = nil
         av_dict_set(&options, "pattern_type", "none", 0)   // image2: names with % are not sequences
         defer { av_dict_free(&options) }
+        let target: String
+        if Demuxer.isURL(path) {
+            Demuxer.networkReady()
+            // Bounded waits and a few reconnects with back-off, instead of hanging on a dead server; seeking is by
+            // HTTP range requests (a `moov` at the end costs one more range, not a download).
+            av_dict_set(&options, "rw_timeout", "15000000", 0)        // µs: connect and each read
+            av_dict_set(&options, "reconnect", "1", 0)
+            av_dict_set(&options, "reconnect_on_network_error", "1", 0)
+            av_dict_set(&options, "reconnect_delay_max", "4", 0)      // s: 0, 1, 2, 4 — then give up
+            av_dict_set(&options, "user_agent", "scrub", 0)
+            target = path
+        } else {
+            target = "file:" + (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+        }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        let opened = avformat_open_input(&ctx, "file:" + absolute, nil, &options)
+        let opened = avformat_open_input(&ctx, target, nil, &options)
         guard opened >= 0, let ctx else { throw FFmpegError(opened, "open") }
         context = ctx   // from here on, deinit closes it (also when the next call throws)
         let name = String(cString: ctx.pointee.iformat.pointee.name)
@@ -54,6 +67,16 @@ public final class Demuxer {
             if found < 0 { throw FFmpegError(found, "read stream info") }
         }
     }
+
+    /// Whether `path` names a remote resource (HTTP or HTTPS, HLS playlists included) rather than a local file.
+    public static func isURL(_ path: String) -> Bool {
+        let p = path.prefix(8).lowercased()
+        return p.hasPrefix("http://") || p.hasPrefix("https://")
+    }
+
+    /// FFmpeg's network (and TLS) set-up, once per process.
+    private static let networkInitialised: Bool = { avformat_network_init() >= 0 }()
+    static func networkReady() { _ = networkInitialised }
 
     /// A video stream declares a picture above the pixel limit (see `refusesOversized`).
     public struct PictureTooLarge: Error, Sendable {

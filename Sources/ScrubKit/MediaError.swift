@@ -19,7 +19,8 @@ public struct MediaError: Error, Sendable, CustomStringConvertible, Equatable {
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    /// One line: the file (a URL's query string and credentials hidden, see ``Redaction``) and the cause.
+    public var description: String { "\(Redaction.display(path)): \(reason)" }
 
     /// A picture of `width × height` is refused by the pixel limit (checked before anything sized by it exists).
     static func overPixelLimit(_ path: String, width: Int, height: Int, limit: Int) -> MediaError {
@@ -68,6 +69,22 @@ public struct MediaError: Error, Sendable, CustomStringConvertible, Equatable {
     /// Maps an FFmpeg failure while opening `path` to a clear message.
     static func opening(_ path: String, _ error: Error) -> MediaError {
         guard let ff = error as? FFmpegError else { return MediaError(.unreadable, path: path, "\(error)") }
+        if Demuxer.isURL(path) {
+            if let status = ff.httpStatus {
+                let text = [400: "400 Bad Request", 401: "401 Unauthorized", 403: "403 Forbidden (an expired or wrong signature?)",
+                            404: "404 Not Found", 499: "a 4xx client error", 599: "a 5xx server error"][status] ?? "\(status)"
+                return MediaError(status == 404 ? .notFound : .unreadable, path: path, "the server answered HTTP \(text)")
+            }
+            switch -ff.code {
+            case ECONNREFUSED: return MediaError(.unreadable, path: path, "connection refused (is the server running?)")
+            case ETIMEDOUT: return MediaError(.unreadable, path: path, "no answer from the server within 15 s (timed out)")
+            case EHOSTUNREACH, ENETUNREACH: return MediaError(.unreadable, path: path, "the server cannot be reached")
+            default: break
+            }
+            if ff.cause == .io || ff.cause == .other {
+                return MediaError(.unreadable, path: path, "cannot be fetched (network or TLS failure; FFmpeg: \(ff.message))")
+            }
+        }
         if ff.code == -2 { return MediaError(.notFound, path: path, "no such file") }
         if ff.code == -13 { return MediaError(.unreadable, path: path, "permission denied") }
         if ff.code == -21 { return MediaError(.unreadable, path: path, "is a directory") }

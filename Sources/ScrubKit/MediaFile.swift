@@ -6,6 +6,7 @@ import MediaTime
 enum MediaFile {
     /// A clear error if `path` is missing, a directory or unreadable; nil when it can be opened.
     static func checkReadable(_ path: String) -> MediaError? {
+        if Demuxer.isURL(path) { return nil }   // remote: FFmpeg's HTTP client reports what goes wrong
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             return MediaError(.notFound, path: path, "no such file")

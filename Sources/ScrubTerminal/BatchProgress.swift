@@ -74,7 +74,7 @@ public final class BatchProgress: Sendable {
 
     /// The plain per-file line.
     static func line(_ r: BatchFileResult, done: Int, total: Int) -> String {
-        let name = (r.source as NSString).lastPathComponent
+        let name = (Redaction.display(r.source) as NSString).lastPathComponent
         var text = "[\(done)/\(total)] \(name): "
         if r.resumed { return text + "\(r.records.count) thumbnails (already done)" }
         text += "\(r.records.count) thumbnail\(r.records.count == 1 ? "" : "s") in \(String(format: "%.2f", r.seconds)) s"
@@ -93,7 +93,7 @@ public final class BatchProgress: Sendable {
             let remaining = elapsed / Double(s.done) * Double(s.total - s.done)
             eta = " ETA " + BatchProgress.clock(remaining)
         } else { eta = "" }
-        let current = s.current.last.map { "  " + ($0 as NSString).lastPathComponent } ?? ""
+        let current = s.current.last.map { "  " + (Redaction.display($0) as NSString).lastPathComponent } ?? ""
         let errors = s.failed > 0 ? "  \(s.failed) error\(s.failed == 1 ? "" : "s")" : ""
         let info = " \(s.done)/\(s.total) files  \(s.thumbnails) thumbs  \(String(format: "%.1f", rate))/s\(eta)\(errors)\(current)"
         let barWidth = max(10, min(30, cols - 40))

@@ -49,7 +49,7 @@ enum InfoCommand {
             ])
         } ?? .null
         return .object([
-            ("path", .string(info.path)),
+            ("path", .string(Redaction.display(info.path))),
             ("container", .from(info.container)),
             ("duration", info.durationKind == .known ? .seconds(info.duration.seconds) : .null),
             ("durationKind", .string(info.durationKind.rawValue)),
@@ -64,7 +64,7 @@ enum InfoCommand {
     }
 
     static func table(_ info: MediaInfo) -> String {
-        var rows: [(String, String)] = [("file", info.path)]
+        var rows: [(String, String)] = [("file", Redaction.display(info.path))]
         rows.append(("container", info.container ?? "-"))
         if info.isStill { rows.append(("kind", "still image")) }
         else {

@@ -130,7 +130,7 @@ enum ThumbCommand {
                 }
                 if p.flag("--json") {
                     say(JSON.object([
-                        ("path", .string(path)), ("output", .string(name)),
+                        ("path", .string(Redaction.display(path))), ("output", .string(name)),
                         ("requestedTime", .seconds(thumb.requestedTime.seconds)), ("actualTime", .seconds(thumb.actualTime.seconds)),
                         ("width", .int(thumb.image.width)), ("height", .int(thumb.image.height)),
                         ("rotation", .int(gen.appliesPreferredTrackTransform ? thumb.orientation.rotation : 0)), ("exact", .bool(thumb.isExact)),
@@ -144,7 +144,7 @@ enum ThumbCommand {
     }
 
     static func report(error: MediaError, path: String, json: Bool) {
-        if json { printOut(JSON.object([("path", .string(path)), ("error", .string(error.description))]).text) }
+        if json { printOut(JSON.object([("path", .string(Redaction.display(path))), ("error", .string(error.description))]).text) }
         printError("scrub: \(error)")
     }
 

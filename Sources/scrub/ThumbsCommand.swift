@@ -168,7 +168,7 @@ enum ThumbsCommand {
     /// Manifest lines of one file: a record per thumbnail, then its failures.
     static func lines(_ r: BatchFileResult) -> [String] {
         r.records.sorted { $0.index < $1.index }.map(\.json.text) + r.errors.map { e in
-            var fields: [(String, JSON)] = [("source", .string(r.source))]
+            var fields: [(String, JSON)] = [("source", .string(Redaction.display(r.source)))]
             if let i = e.index { fields.append(("index", .int(i))) }
             fields.append(("error", .string(e.error.description)))
             return JSON.object(fields).text

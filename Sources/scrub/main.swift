@@ -1,5 +1,6 @@
 import FFmpegBridge
 import Foundation
+import ScrubKit
 
 /// `scrub`: inspect, thumbnail and scrub media files.
 let version = "0.1.0"
@@ -31,7 +32,11 @@ COMMANDS:
     HeapMemory.returnLargeBlocksPromptly()
     var args = Array(CommandLine.arguments.dropFirst())
     // Global: --verbose shows FFmpeg's own log (hidden by default).
-    if let i = args.firstIndex(of: "--verbose") { args.remove(at: i); FFmpegLog.showOnStandardError(verbose: true) }
+    if let i = args.firstIndex(of: "--verbose") {
+        args.remove(at: i)
+        FFmpegLog.showOnStandardError(verbose: true)
+        Redaction.reveal(true)   // URLs whole, signatures and all
+    }
     else { FFmpegLog.silence() }
     guard let first = args.first else { printError(topHelp); return 64 }
     if first == "--help" || first == "-h" || first == "help" { printOut(topHelp); return 0 }

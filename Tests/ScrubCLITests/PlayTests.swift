@@ -34,6 +34,23 @@ enum Tmux {
         return (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
     }
 
+    /// Starts `argv` in the background (stdin /dev/null, stdout to `stdout`, stderr /dev/null, nothing else
+    /// inherited); the caller kills and reaps it.
+    static func spawn(_ argv: [String], stdout: String) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        closeFrom3(&actions)
+        let args = argv.map { strdup($0) }
+        defer { args.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, argv[0], &actions, nil, args + [nil], environ) == 0 else { return nil }
+        return pid
+    }
+
     /// glibc ≥ 2.34 has `posix_spawn_file_actions_addclosefrom_np`, but Swift's Glibc module does not export it.
     private static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32

@@ -1,3 +1,4 @@
+import FFmpegBridge
 import Foundation
 
 /// Expands what the user named into the list of source files of a batch, and splits it into shards.
@@ -28,7 +29,7 @@ public enum BatchInputs {
                 out += expand(lines.filter { !$0.isEmpty && !$0.hasPrefix("#") })
             } else {
                 var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir.boolValue {
+                if !Demuxer.isURL(arg), FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir.boolValue {
                     out += walk(arg)
                 } else {
                     out.append(arg)
@@ -56,7 +57,7 @@ public enum BatchInputs {
     /// path — independent of argument order, machine and run, so `--shard K/N` for K in 0..<N covers every file once.
     public static func shard(of path: String, count: Int) -> Int {
         precondition(count > 0)
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let absolute = Demuxer.isURL(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
         var h: UInt64 = 0xcbf29ce484222325
         for b in absolute.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return Int(h % UInt64(count))

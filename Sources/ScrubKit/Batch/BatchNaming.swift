@@ -1,3 +1,4 @@
+import FFmpegBridge
 import Foundation
 
 /// Output file names for batch thumbnails, from a template.
@@ -15,16 +16,26 @@ public struct BatchNaming: Sendable {
     public init(template: String = BatchNaming.defaultTemplate, allSources: [String]) {
         self.template = template
         var seen: [String: Int] = [:]
-        for s in allSources { seen[(s as NSString).lastPathComponent, default: 0] += 1 }
+        for s in allSources { seen[BatchNaming.fileName(s), default: 0] += 1 }
         disambiguate = Set(seen.filter { $0.value > 1 }.keys)
     }
 
+    /// The file name part of a source: for a URL, the last path segment without query string or fragment (a
+    /// pre-signed URL's signature must not end up in file names).
+    static func fileName(_ source: String) -> String {
+        guard Demuxer.isURL(source) else { return (source as NSString).lastPathComponent }
+        let bare = source.split(whereSeparator: { $0 == "?" || $0 == "#" }).first.map(String.init) ?? source
+        let last = (bare as NSString).lastPathComponent
+        return last.isEmpty || last.contains(":") ? "remote" : last
+    }
+
     public func name(source: String, index: Int, seconds: Double?, ext: String) -> String {
-        let file = (source as NSString).lastPathComponent
+        let file = BatchNaming.fileName(source)
         var stem = (file as NSString).deletingPathExtension
         var name = file
         if disambiguate.contains(file) {
-            let dir = URL(fileURLWithPath: source).standardizedFileURL.deletingLastPathComponent().path
+            let dir = Demuxer.isURL(source) ? String(source.split(separator: "?").first ?? "")
+                                            : URL(fileURLWithPath: source).standardizedFileURL.deletingLastPathComponent().path
             let tag = String(BatchInputs.shard(of: dir, count: Int(Int32.max)), radix: 36)
             stem += "~" + tag
             name = stem + "." + (file as NSString).pathExtension

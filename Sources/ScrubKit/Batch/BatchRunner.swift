@@ -66,7 +66,7 @@ public struct BatchRecord: Sendable {
     public var approximate = false
 
     public var json: JSON {
-        .object([("source", .string(source)), ("index", .int(index)), ("requestedTime", .seconds(requestedTime)),
+        .object([("source", .string(Redaction.display(source))), ("index", .int(index)), ("requestedTime", .seconds(requestedTime)),
                  ("actualTime", .seconds(actualTime)), ("output", .string(output)), ("width", .int(width)), ("height", .int(height))]
                 + (approximate ? [("approximate", .bool(true))] : []))
     }
@@ -131,7 +131,7 @@ public final class BatchRunner: Sendable {
     func process(_ source: String, naming: BatchNaming, parallelFiles: Int) -> BatchFileResult {
         let began = Date()
         var result = BatchFileResult(source: source)
-        let key = URL(fileURLWithPath: source).standardizedFileURL.path
+        let key = Demuxer.isURL(source) ? source : URL(fileURLWithPath: source).standardizedFileURL.path
         if options.resume, let done = state.withLock({ $0[key] }), done.signature == options.signature,
            done.records.allSatisfy({ BatchRunner.isValidOutput(path: outputPath($0.output), format: options.format) }) {
             result.records = done.records

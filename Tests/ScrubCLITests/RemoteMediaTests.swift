@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// URLs wherever a path is accepted: a real HTTP server with Range support on 127.0.0.1 (tools/http-range-server),
+/// MP4 with `moov` at the start and at the end, an HLS playlist, HTTP errors, secrets kept out of messages.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"),
+                "needs python3 and ffmpeg"))
+struct RemoteMediaTests {
+    /// A served folder: front.mp4 (moov first), end.mp4 (moov last), image.png, hls/index.m3u8.
+    static let folder: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-www-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: dir + "/hls", withIntermediateDirectories: true)
+        let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
+        func ffmpeg(_ args: [String]) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            p.arguments = ["-v", "error", "-y"] + args
+            p.standardInput = FileHandle.nullDevice
+            try? p.run(); p.waitUntilExit()
+        }
+        ffmpeg(["-i", sample, "-c", "copy", "-movflags", "+faststart", dir + "/front.mp4"])
+        ffmpeg(["-i", sample, "-c", "copy", dir + "/end.mp4"])
+        ffmpeg(["-i", sample, "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", dir + "/hls/index.m3u8"])
+        try? FileManager.default.copyItem(atPath: Scrub.packageRoot.appendingPathComponent("samples/image.png").path, toPath: dir + "/image.png")
+        return dir
+    }()
+
+    /// Runs `body` with the base URL of a fresh server on this folder; the server is stopped afterwards.
+    /// Spawned like tmux (see `Tmux.run`): only /dev/null and a port file, every other descriptor closed — a
+    /// long-lived child holding Foundation's descriptors would keep other tests' `waitUntilExit` from returning.
+    func withServer(_ body: (String) throws -> Void) throws {
+        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("port-\(getpid())-\(UUID().uuidString)").path
+        defer { unlink(portFile) }
+        guard let pid = Tmux.spawn(["/usr/bin/python3", Scrub.packageRoot.appendingPathComponent("tools/http-range-server").path, Self.folder],
+                                   stdout: portFile) else {
+            Issue.record("cannot start the HTTP server"); return
+        }
+        defer {
+            kill(pid, SIGKILL)   // (SIGTERM may be ignored: the child inherits the test runner's dispositions)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        }
+        var port: Int? = nil
+        let deadline = Date().addingTimeInterval(10)
+        while port == nil && Date() < deadline {
+            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if port == nil { usleep(20_000) }
+        }
+        try body("http://127.0.0.1:\(try #require(port, "the server printed its port"))")
+    }
+
+    @Test(arguments: ["front.mp4", "end.mp4", "hls/index.m3u8"])
+    func infoAndExactThumbnailOverHTTP(file: String) throws {
+        try withServer { base in
+            let info = try Scrub.run(["info", "--json", "\(base)/\(file)?X-Amz-Signature=s3cr3t"])
+            #expect(info.status == 0, "\(info.stdout)\(info.stderr)")
+            #expect(info.stdout.contains("\"duration\":8"), "\(info.stdout)")
+            #expect(!info.stdout.contains("s3cr3t"), "the signature is not printed")
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("remote-\(getpid())-\(file.hashValue).jpg").path
+            defer { unlink(out) }
+            let t = try Scrub.run(["thumb", "\(base)/\(file)", "--at", "50%", "--exact", "--json", "-o", out])
+            #expect(t.status == 0, "\(t.stderr)")
+            let line = Scrub.jsonLines(t.stdout).first
+            let start = file.hasSuffix(".m3u8") ? ((line?["requestedTime"] as? Double) ?? 0) - 4 : 0
+            #expect(abs(((line?["actualTime"] as? Double) ?? -1) - (start + 4)) < 0.05, "\(t.stdout)")
+            #expect(FileManager.default.contents(atPath: out)?.starts(with: [0xFF, 0xD8, 0xFF]) == true)
+        }
+    }
+
+    @Test func httpErrorsAreClearAndKeepSecrets() throws {
+        try withServer { base in
+            let missing = try Scrub.run(["thumb", "\(base)/missing.mp4?token=s3cr3t", "-o", "/dev/null"])
+            #expect(missing.status == 1)
+            #expect(missing.stderr.contains("HTTP 404 Not Found") && !missing.stderr.contains("s3cr3t"), "\(missing.stderr)")
+            let forbidden = try Scrub.run(["info", "\(base)/status/403"])
+            #expect(forbidden.status == 1 && forbidden.stderr.contains("HTTP 403"), "\(forbidden.stderr)")
+            let verbose = try Scrub.run(["info", "--verbose", "\(base)/missing.mp4?token=s3cr3t"])
+            #expect(verbose.stderr.contains("s3cr3t"), "--verbose shows the whole URL")
+        }
+        let refused = try Scrub.run(["info", "http://127.0.0.1:9/clip.mp4"])
+        #expect(refused.status == 1 && refused.stderr.contains("connection refused"), "\(refused.stderr)")
+    }
+
+    @Test func batchOfURLsNamesOutputsWithoutQueryStrings() throws {
+        try withServer { base in
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("remote-batch-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let list = dir + ".txt"
+            defer { unlink(list) }
+            try "\(base)/front.mp4?sig=s3cr3t\n\(base)/image.png\n".write(toFile: list, atomically: true, encoding: .utf8)
+            let r = try Scrub.run(["thumbs", "@\(list)", "--count", "2", "--out", dir, "--json", "-", "-q"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { !$0.hasPrefix(".") }.sorted()
+            #expect(names == ["front.mp4-0.jpg", "front.mp4-1.jpg", "image.png-0.jpg"], "\(names)")
+            #expect(!r.stdout.contains("s3cr3t") && !r.stderr.contains("s3cr3t"))
+        }
+    }
+}
