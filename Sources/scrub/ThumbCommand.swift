@@ -150,7 +150,7 @@ enum ThumbCommand {
 
     /// The output file name: the template with {index}/{time}/{stem}/{ext} filled in, or NAME-TIME.EXT.
     static func outputName(template: String?, path: String, index: Int, count: Int, time: MediaTime, format: ImageFormat) -> String {
-        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let stem = (BatchNaming.fileName(path) as NSString).deletingPathExtension   // (a URL's query string stays out)
         let secs = MediaTime.decimalString((time.seconds * 1000).rounded() / 1000)
         guard var t = template else { return "\(stem)-\(secs)s.\(format.fileExtension)" }
         t = t.replacingOccurrences(of: "{index}", with: String(index)).replacingOccurrences(of: "{time}", with: secs)

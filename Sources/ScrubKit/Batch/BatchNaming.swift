@@ -22,7 +22,7 @@ public struct BatchNaming: Sendable {
 
     /// The file name part of a source: for a URL, the last path segment without query string or fragment (a
     /// pre-signed URL's signature must not end up in file names).
-    static func fileName(_ source: String) -> String {
+    public static func fileName(_ source: String) -> String {
         guard Demuxer.isURL(source) else { return (source as NSString).lastPathComponent }
         let bare = source.split(whereSeparator: { $0 == "?" || $0 == "#" }).first.map(String.init) ?? source
         let last = (bare as NSString).lastPathComponent
