@@ -2,7 +2,8 @@ import CFFmpeg
 import Foundation
 import MediaTime
 
-/// Owns an `AVFormatContext` opened on a local file: container facts, packets, seeking.
+/// Owns an `AVFormatContext` opened on a local file or an HTTP(S) URL (timeouts, reconnects): container facts,
+/// packets, seeking.
 /// Not thread-safe: confine to one task/actor.
 public final class Demuxer {
     let context: UnsafeMutablePointer<AVFormatContext>
