@@ -18,17 +18,7 @@ enum Tmux {
     static func run(_ args: [String]) -> String {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(getpid())-\(UUID().uuidString)").path
         defer { unlink(capture) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, capture, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        closeFrom3(&actions)
-        let argv = ([path!, "-L", socket, "-f", "/dev/null"] + args).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path!, &actions, nil, argv + [nil], environ) == 0 else { return "" }
+        guard let pid = spawn([path!, "-L", socket, "-f", "/dev/null"] + args, stdout: capture) else { return "" }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
