@@ -202,11 +202,21 @@ extension Demuxer {
     /// The presentation time of the keyframe at or before `time` according to the demuxer's index, or nil when the
     /// container has no usable index (e.g. MPEG-TS) — callers then fall back to a distance heuristic.
     public func indexedKeyframe(streamIndex: Int, atOrBefore time: MediaTime) -> MediaTime? {
+        indexEntry(streamIndex: streamIndex, atOrBefore: time, flags: AVSEEK_FLAG_BACKWARD)
+    }
+
+    /// The index time of the latest packet of any kind (not only keyframes) at or before `time`, or nil without an
+    /// index. For MP4 this is every sample the file says it has, read or not (decode times).
+    public func indexedPacket(streamIndex: Int, atOrBefore time: MediaTime) -> MediaTime? {
+        indexEntry(streamIndex: streamIndex, atOrBefore: time, flags: AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY)
+    }
+
+    private func indexEntry(streamIndex: Int, atOrBefore time: MediaTime, flags: Int32) -> MediaTime? {
         let st = stream(streamIndex)
         let tb = st.pointee.time_base
         guard avformat_index_get_entries_count(st) > 0,
               let ts = time.pts(timeBase: (tb.num, tb.den), method: .roundTowardNegativeInfinity),
-              let entry = avformat_index_get_entry_from_timestamp(st, ts, AVSEEK_FLAG_BACKWARD) else { return nil }
+              let entry = avformat_index_get_entry_from_timestamp(st, ts, flags) else { return nil }
         return MediaTime(pts: entry.pointee.timestamp, timeBase: (tb.num, tb.den))
     }
 

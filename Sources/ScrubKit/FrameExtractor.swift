@@ -245,21 +245,18 @@ final class FrameExtractor {
         }
     }
 
-    /// Whether the last frame decoded (at `lastTime`, the stream over) is what a time past it shows: the time is
-    /// inside that frame's display interval, or at or past where the video says it ends. A stream that stops
-    /// earlier than it claims is truncated or damaged there. An unknown end accepts the last frame.
+    /// Whether the last frame decoded (at `lastTime`, the stream over) is what a time past it shows: it stays on
+    /// screen to the end, unless there is evidence that frames after it exist but could not be read — the container's
+    /// index lists a packet after it, at or before the time (a file cut short: MP4 indexes every sample, by decode
+    /// time, never after its presentation), or packets after it went to the decoder and never came out (damaged).
     private func endsWithLastFrame(before time: MediaTime) -> Bool {
         if lastFrameCovers(time) { return true }
-        let facts = source.stream
-        let end: MediaTime
-        if facts.duration.isNumeric, facts.duration > .zero {
-            end = (facts.startTime.isNumeric ? facts.startTime : source.start) + facts.duration
-        } else if source.duration.isNumeric {
-            end = source.start + source.duration
-        } else {
-            return true
+        if lostFramesAfterLast { return false }
+        if let indexed = source.demuxer.indexedPacket(streamIndex: source.stream.index, atOrBefore: time),
+           indexed > lastTime + nominalFrameDuration.multiplied(byRatio: 1, divisor: 2) {
+            return false
         }
-        return lastTime + nominalFrameDuration.multiplied(by: 2) >= end
+        return true
     }
 
     /// Whether a packet presented after `lastTime` but at or before the target went to the decoder and its frame never

@@ -169,6 +169,19 @@ public struct ThumbnailGenerator: Sendable {
             return
         }
         let threading: DecoderThreading = (times.count <= 1 || keyframesOnly || bigFrames || source.isStill) ? .slice(cores) : .frame(cores)
+        if lowres > 0 {
+            // Shrink-on-load is refused by some decoders for some pictures (FFmpeg: lossless JPEG, "Operation not
+            // permitted"): then the picture is decoded at full size, from a fresh open (image2 cannot rewind).
+            var held: [ThumbnailResult] = []
+            try serve(ordered, source: source, threading: threading, lowres: lowres, isCancelled: isCancelled) { held.append($0) }
+            if held.contains(where: { if case .failure = $0.result { return true } else { return false } }) {
+                let fresh = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true)
+                try serve(ordered, source: fresh, threading: threading, lowres: 0, isCancelled: isCancelled, deliver: deliver)
+            } else {
+                held.forEach(deliver)
+            }
+            return
+        }
         try serve(ordered, source: source, threading: threading, lowres: lowres, isCancelled: isCancelled, deliver: deliver)
     }
 

@@ -13,6 +13,11 @@ import Testing
         let info = MediaInspector().inspect(path: Corpus.path("sharp-fixtures/testimgl.jpg"))
         #expect(info.error == nil, "\(info.error?.description ?? "")")
         #expect(info.video?.width == 227 && info.video?.height == 149)
+        // And a thumbnail small enough to ask for shrink-on-load.
+        var g = ThumbnailGenerator(path: Corpus.path("sharp-fixtures/testimgl.jpg"))
+        g.maximumSize = .longestSide(64)
+        let thumb = try? g.image(at: .absolute(.zero))
+        #expect(thumb?.image.width == 64 && thumb?.image.height == 42, "a shrunk lossless JPEG: \(String(describing: thumb?.image.width))")
     }
 
     @Test(.enabled(if: Corpus.available, "needs ../shared/media"))
