@@ -131,7 +131,7 @@ final class FrameExtractor {
         } else {
             guard let f = try decodeNext() else { atEnd = true; return nil }
             var t = decoder.time(of: f)
-            if !t.isNumeric { t = hasLast ? lastTime : source.start }
+            if !t.isNumeric { t = hasLast ? lastTime + nominalFrameDuration : source.start }   // no timestamps: count frames
             last.take(from: f)
             lastTime = t
             hasLast = true
@@ -213,7 +213,7 @@ final class FrameExtractor {
                     throw MediaError(.decodeFailed, path: source.path, "no video frame could be decoded near \(MediaTime.decimalString(time.seconds)) s")
                 }
                 var t = decoder.time(of: f)
-                if !t.isNumeric { t = hasLast ? lastTime : source.start }
+                if !t.isNumeric { t = hasLast ? lastTime + nominalFrameDuration : source.start }   // no timestamps: count frames
                 peek.take(from: f)
                 peekTime = t
                 hasPeek = true

@@ -19,6 +19,19 @@ enum MediaFile {
         return nil
     }
 
+    /// The length of a stream that does not state one (no duration, no timestamps: raw H.264/HEVC): its packets
+    /// counted, times the nominal frame duration. Reads packet headers only (no decoding), of files up to 1 GiB;
+    /// invalid when that is not possible.
+    static func countedDuration(_ source: VideoSource) -> MediaTime {
+        let v = source.stream
+        let rate = v.averageFrameRate.num > 0 ? v.averageFrameRate : v.frameRate
+        guard rate.num > 0, rate.den > 0, let size = source.demuxer.fileSize, size <= 1 << 30 else { return .invalid }
+        defer { source.demuxer.rewind() }
+        guard let scan = try? source.demuxer.scanPackets(streamIndex: v.index, maxPackets: 5_000_000, maxKeyframes: .max),
+              scan.packetCount > 0 else { return .invalid }
+        return MediaTime(value: Int64(rate.den) * Int64(scan.packetCount), timescale: rate.num)
+    }
+
     /// Demuxers that hold one picture.
     static func isStillContainer(_ formatName: String) -> Bool {
         formatName == "image2" || (formatName.hasSuffix("_pipe") && formatName != "gif_pipe")

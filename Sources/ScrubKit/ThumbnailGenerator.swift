@@ -134,7 +134,9 @@ public struct ThumbnailGenerator: Sendable {
         let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true)
         let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
                                                 sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)
-        let timeline = Timeline(start: source.start, duration: source.duration, isStill: source.isStill,
+        // A plan (`--count`, `--every`) needs a length: for a stream that does not say (raw H.264), count its frames.
+        let duration = plan == nil ? source.duration : source.lengthForPlanning
+        let timeline = Timeline(start: source.start, duration: duration, isStill: source.isStill,
                                 codec: source.stream.codecName, displayWidth: displaySize.0, displayHeight: displaySize.1)
         let times = try fixedTimes ?? plan!(timeline)
         let facts = source.stream

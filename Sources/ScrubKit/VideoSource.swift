@@ -62,6 +62,10 @@ final class VideoSource {
         demuxer.rewind()
     }
 
+    /// The duration, or for a stream that does not state one (raw H.264) its packets counted at the nominal rate
+    /// (``MediaFile/countedDuration(_:)``, once): what percentages and `--count` plans are taken of.
+    lazy var lengthForPlanning: MediaTime = duration.isNumeric || isStill ? duration : MediaFile.countedDuration(self)
+
     /// The time on the presentation timeline that `expression` names: a fraction is of [start, start + duration];
     /// an absolute time is a presentation time as ffprobe reports it. Clamped to ≥ start.
     func resolve(_ expression: TimeExpression) throws -> MediaTime {
@@ -70,10 +74,11 @@ final class VideoSource {
         switch expression {
         case .absolute(let a): t = a
         case .fraction:
-            guard duration.isNumeric else {
-                throw MediaError(.invalidRequest, path: path, "cannot place \(expression) on a timeline of unknown duration")
+            let length = lengthForPlanning
+            guard length.isNumeric else {
+                throw MediaError(.invalidRequest, path: path, "cannot place \(expression) on a timeline of unknown duration (use an absolute time)")
             }
-            t = expression.resolve(start: start, duration: duration)
+            t = expression.resolve(start: start, duration: length)
         }
         return MediaTime.maximum(t, start)
     }

@@ -160,3 +160,32 @@ struct DamagedDataTests {
         #expect(failed.contains { (try? loose[$0].get()) != nil }, "an approximate frame is returned when asked for")
     }
 }
+
+/// A stream without timestamps or a stated length (raw H.264): frames are counted at the nominal rate, and a plan
+/// of N times counts the packets for the length.
+@Suite(.enabled(if: Reference.available, "needs ffmpeg"))
+struct TimestamplessStreamTests {
+    static let raw: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(getpid()).h264").path
+        _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25", "-t", "6", "-c:v", "libx264",
+                                     "-g", "25", "-f", "h264", path])
+        return path
+    }()
+
+    @Test func exactTimesCountFramesAndPlansCountPackets() throws {
+        var g = ThumbnailGenerator(path: Self.raw)
+        g.setExact()
+        g.maximumSize = .longestSide(64)
+        let r = try g.generate(at: [1, 3, 5.5].map { .absolute(MediaTime(seconds: $0, preferredTimescale: 1000)) }).map { try $0.result.get() }
+        #expect(r.map(\.actualTime.seconds) == [1, 3, 5.48], "frame n at n/25 s")
+        #expect(r[0].image != r[1].image, "different frames, not the first one again")
+        // The picture at 3 s is frame 75, as ffmpeg (which assumes the same rate) renders it.
+        let ours = try { var h = g; h.maximumSize = .box(width: 64, height: 48); return try h.image(at: .absolute(MediaTime(value: 3, timescale: 1))).image.pixels }()
+        let at75 = Reference.render(Self.raw, at: nil, width: 64, height: 48, extraFilters: "select=eq(n\\,75),")
+        let at50 = Reference.render(Self.raw, at: nil, width: 64, height: 48, extraFilters: "select=eq(n\\,50),")
+        #expect(Reference.meanDifference(ours, at75) < Reference.meanDifference(ours, at50))
+        let (timeline, planned) = try g.generate(planning: { _ in [1, 2, 3].map { .fraction(numerator: $0, denominator: 4) } })
+        #expect(abs(timeline.duration.seconds - 6) < 0.05, "length from 150 packets at 25 fps: \(timeline.duration.seconds)")
+        #expect(try planned.map { try $0.result.get().actualTime.seconds } == [1.48, 3, 4.48])
+    }
+}
