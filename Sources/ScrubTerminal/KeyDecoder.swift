@@ -59,15 +59,15 @@ public struct KeyDecoder: Sendable {
                 if b[i] == 0x1B && i + 1 < b.count && b[i + 1] == 0x5C { return (.reply(String(decoding: b[0...(i + 1)], as: UTF8.self)), i + 2) }
                 i += 1
             }
-            // Unterminated at a pause (a reply arrives in one burst): not a reply — Alt+P, or a reply cut short. Drop
-            // the introducer and read the rest as keys, so nothing typed after it is swallowed waiting for an ST.
-            return final ? (nil, 2) : nil
+            // Not terminated yet: wait (a late reply may arrive in pieces over a slow link) — but never without end:
+            // past 4 KiB it is no reply, and is dropped whole, so keys typed after it are read again.
+            return b.count > 4096 ? (nil, b.count) : nil
         }
         guard b[1] == 0x5B else { return (.escape, 1) }   // ESC + something else: Escape, then that key
         // CSI: parameters 0x30–0x3F, intermediates 0x20–0x2F, final 0x40–0x7E.
         var i = 2
         while i < b.count, !(0x40...0x7E).contains(b[i]) { i += 1 }
-        guard i < b.count else { return final ? (.escape, 1) : nil }   // cut short at a pause: Escape, then the rest
+        guard i < b.count else { return b.count > 64 ? (nil, b.count) : nil }   // no key is that long: drop it
         let params = String(decoding: b[2..<i], as: UTF8.self)
         let final = b[i]
         let used = i + 1

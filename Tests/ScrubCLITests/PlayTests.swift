@@ -66,8 +66,14 @@ struct PlayTmuxTests {
     @discardableResult
     func start(_ base: String, _ args: String, cols: Int = 100, rows: Int = 30) -> String {
         let name = "\(base)-\(UUID().uuidString.prefix(8))"
-        Tmux.run(["new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows),
-                  "TERM=xterm-256color COLORTERM=truecolor '\(Scrub.binary)' play \(args); echo EXITED:$?; sleep 20"])
+        // The previous test may just have killed the server's last session: a server on its way out refuses new
+        // sessions. Retry until the session is really there.
+        for _ in 0..<30 {
+            Tmux.run(["new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows),
+                      "TERM=xterm-256color COLORTERM=truecolor '\(Scrub.binary)' play \(args); echo EXITED:$?; sleep 20"])
+            if Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains(Substring(name)) { break }
+            usleep(100_000)
+        }
         for old in Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n")
         where old.hasPrefix(base + "-") && old != name {
             Tmux.run(["kill-session", "-t", String(old)])

@@ -116,14 +116,18 @@ import Testing
                 "the status line says why half blocks were chosen")
     }
 
-    /// An introducer that never ends (Alt+P, a reply cut short) must not swallow the keys typed after it.
-    @Test func anUnterminatedStringDoesNotSwallowKeys() {
+    /// An introducer that never ends (a reply cut short, Alt+P) waits for its end, but not forever: keys typed
+    /// after a runaway one are read again. A reply split across reads is still one reply.
+    @Test func anUnterminatedStringDoesNotSwallowKeysForever() {
         var d = KeyDecoder()
-        #expect(d.feed(Array("\u{1B}Pq".utf8), final: false).isEmpty)
-        #expect(d.feed([], final: true) == [.character("q")])
+        #expect(d.feed(Array("\u{1B}P>|XTe".utf8), final: true).isEmpty, "a reply in pieces waits")
+        #expect(d.feed(Array("rm(379)\u{1B}\\q".utf8), final: false) == [.reply("\u{1B}P>|XTerm(379)\u{1B}\\"), .character("q")])
         var e = KeyDecoder()
-        #expect(e.feed(Array("\u{1B}[12".utf8), final: false).isEmpty)
-        #expect(e.feed([], final: true) == [.escape, .character("["), .character("1"), .character("2")])
+        #expect(e.feed(Array("\u{1B}P".utf8) + [UInt8](repeating: 0x41, count: 5000), final: true).isEmpty)
+        #expect(e.feed(Array("q".utf8)) == [.character("q")], "after a runaway string, keys are read again")
+        var f = KeyDecoder()
+        #expect(f.feed(Array("\u{1B}[".utf8) + [UInt8](repeating: 0x31, count: 100), final: true).isEmpty)
+        #expect(f.feed(Array("q".utf8)) == [.character("q")])
     }
 
     @Test func statusLineNamesTheModeAndWhyWhenItFits() {
