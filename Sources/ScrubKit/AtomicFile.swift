@@ -29,6 +29,15 @@ public enum AtomicFile {
         try replace(target, with: bytes, reportingAs: path)
     }
 
+    /// This machine's short host name, safe inside a file name (letters, digits, `-`).
+    static let hostMarker: String = {
+        var buf = [CChar](repeating: 0, count: 256)
+        let name = gethostname(&buf, buf.count) == 0 ? String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
+        let short = name.split(separator: ".").first.map(String.init) ?? name
+        let safe = String(short.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" ? Character($0) : "-" })
+        return safe.isEmpty ? "host" : safe
+    }()
+
     /// Where a path's chain of symbolic links ends (the path itself when it is not a link). A dangling link gives the
     /// path it names, so the file is created there.
     static func resolvingLinks(_ path: String) -> String {
@@ -63,7 +72,9 @@ public enum AtomicFile {
     private static func replace(_ target: String, with bytes: [UInt8], reportingAs path: String) throws {
         let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent()
-        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        // Owner marker host~pid: another machine sharing the directory can tell it is not its own (see
+        // BatchRunner.removeStaleTemporaryFiles).
+        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(hostMarker)~\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw MediaError(.writeFailed, path: path, "cannot create a file in \(dir.path): \(String(cString: strerror(errno)))") }
         var ok = false

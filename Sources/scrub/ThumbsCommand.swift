@@ -92,6 +92,7 @@ enum ThumbsCommand {
                 throw UsageError(message: "--shard expects K/N with 0 ≤ K < N, got '\(s)'", command: "thumbs")
             }
             shard = (parts[0], parts[1])
+            opts.shardLabel = "\(parts[0])-of-\(parts[1])"
         }
 
         let all = BatchInputs.expand(p.positional)

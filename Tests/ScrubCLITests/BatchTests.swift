@@ -224,3 +224,80 @@ import Testing
         #expect(lines.count == 1 && lines[0].contains("broken.mp4") && lines[0].contains("FAILED"), "\(r.stderr)")
     }
 }
+
+/// Shards of one batch writing into one shared output directory (pods on one volume): each keeps its own journal,
+/// a shard killed midway and rerun with --resume finishes its part, and together they make exactly the unsharded
+/// result — the same files, and manifests whose union is the unsharded manifest.
+@Suite struct SharedDirectoryShardTests {
+    let samples = Scrub.packageRoot.appendingPathComponent("samples")
+
+    func launch(_ args: [String]) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Scrub.binary)
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    func records(_ manifest: String) -> Set<String> {
+        let text = (try? String(contentsOfFile: manifest, encoding: .utf8)) ?? ""
+        return Set(Scrub.jsonLines(text).compactMap { r -> String? in
+            guard let s = r["source"] as? String, let i = r["index"] as? Int, let o = r["output"] as? String else { return nil }
+            return "\((s as NSString).lastPathComponent)#\(i)#\(o)"
+        })
+    }
+
+    @Test func concurrentShardsWithAKilledOneMakeTheWhole() throws {
+        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-shards-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: t.appendingPathComponent("in"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: t) }
+        for i in 0..<18 {
+            let src = i % 3 == 0 ? "h264_gop2s.mp4" : (i % 3 == 1 ? "vfr.mp4" : "image.png")
+            try FileManager.default.createSymbolicLink(atPath: t.appendingPathComponent("in/f\(i).\((src as NSString).pathExtension)").path,
+                                                       withDestinationPath: samples.appendingPathComponent(src).path)
+        }
+        let input = t.appendingPathComponent("in").path, shared = t.appendingPathComponent("shared").path
+        let common = ["thumbs", input, "--count", "4", "--exact", "--max-size", "48", "--jobs", "1", "--resume", "-q"]
+        // The whole, unsharded, for reference.
+        let whole = try Scrub.run(common + ["--out", t.appendingPathComponent("whole").path, "--json", t.appendingPathComponent("whole.jsonl").path])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        // Three shards at once into one directory; shard 1 is killed as soon as it has finished a file.
+        let n = 3
+        var procs = try (0..<n).map { k in
+            try launch(common + ["--shard", "\(k)/\(n)", "--out", shared, "--json", t.appendingPathComponent("m\(k).jsonl").path])
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, procs[1].isRunning, records(t.appendingPathComponent("m1.jsonl").path).isEmpty { usleep(5_000) }
+        kill(procs[1].processIdentifier, SIGKILL)
+        for p in procs { p.waitUntilExit() }
+        // The killed shard, rerun, finishes its part (what it had done is kept).
+        procs[1] = try launch(common + ["--shard", "1/\(n)", "--out", shared, "--json", t.appendingPathComponent("m1.jsonl").path])
+        procs[1].waitUntilExit()
+        #expect(procs[1].terminationStatus == 0)
+        let listing = { (dir: String) in Set(((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix(".") }) }
+        #expect(listing(shared) == listing(t.appendingPathComponent("whole").path), "the same files as the unsharded run")
+        let union = (0..<n).reduce(into: Set<String>()) { $0.formUnion(records(t.appendingPathComponent("m\($1).jsonl").path)) }
+        #expect(union == records(t.appendingPathComponent("whole.jsonl").path), "the shards' manifests together are the whole manifest")
+        let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? []).filter { $0.hasPrefix(".") }
+        #expect(!hidden.contains { $0.hasSuffix(".tmp") }, "no temporary file left: \(hidden)")
+        #expect(Set(hidden) == Set((0..<n).map { ".scrub-thumbs.state.\($0)-of-\(n).jsonl" }), "one journal per shard: \(hidden)")
+    }
+
+    @Test func staleTemporaryFilesAreJudgedByOwnerAndAge() throws {
+        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-stale-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: t, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: t) }
+        // Another machine's fresh temp file (its pid may well be "dead" here): kept. Another machine's old one: removed.
+        let foreignFresh = t.appendingPathComponent(".a.jpg.otherpod~1.123.tmp").path
+        let foreignOld = t.appendingPathComponent(".b.jpg.otherpod~1.456.tmp").path
+        for f in [foreignFresh, foreignOld] { FileManager.default.createFile(atPath: f, contents: Data([1])) }
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: foreignOld)
+        let r = try Scrub.run(["thumbs", samples.appendingPathComponent("image.png").path, "--out", t.path, "-q"])
+        #expect(r.status == 0)
+        #expect(FileManager.default.fileExists(atPath: foreignFresh), "a live writer elsewhere is not disturbed")
+        #expect(!FileManager.default.fileExists(atPath: foreignOld), "an abandoned one is cleaned up")
+    }
+}

@@ -29,6 +29,9 @@ public struct BatchOptions: Sendable {
     /// Where the data near a time is damaged, keep the nearest frame that decodes, flagged `approximate` in the
     /// manifest (default: that time fails).
     public var acceptsApproximateFrames = false
+    /// This run's shard ("3-of-8"), when sharded: it keeps a resume journal of its own, so shards sharing one output
+    /// directory (pods on one volume) never write the same file. A resume reads every shard's journal.
+    public var shardLabel: String? = nil
 
     public init(outputDirectory: String) { self.outputDirectory = outputDirectory }
 
@@ -102,8 +105,9 @@ public final class BatchRunner: Sendable {
         } catch {
             throw MediaError(.writeFailed, path: options.outputDirectory, "cannot create the output directory")
         }
-        stateFile = (options.outputDirectory as NSString).appendingPathComponent(BatchRunner.stateFileName)
-        state = Mutex(options.resume ? BatchRunner.loadState(stateFile) : [:])
+        let journal = options.shardLabel.map { ".scrub-thumbs.state.\($0).jsonl" } ?? BatchRunner.stateFileName
+        stateFile = (options.outputDirectory as NSString).appendingPathComponent(journal)
+        state = Mutex(options.resume ? BatchRunner.loadStates(in: options.outputDirectory) : [:])
         budget = PixelBudget(capacity: options.pixelBudget)
         BatchRunner.removeStaleTemporaryFiles(in: options.outputDirectory)
     }
@@ -217,6 +221,15 @@ public final class BatchRunner: Sendable {
         }
     }
 
+    /// Every resume journal in `dir` (the unsharded one and each shard's), merged.
+    static func loadStates(in dir: String) -> [String: (signature: String, records: [BatchRecord])] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+            .filter { $0.hasPrefix(".scrub-thumbs.state") && $0.hasSuffix(".jsonl") }.sorted()
+        var out: [String: (signature: String, records: [BatchRecord])] = [:]
+        for n in names { out.merge(loadState((dir as NSString).appendingPathComponent(n))) { _, new in new } }
+        return out
+    }
+
     static func loadState(_ path: String) -> [String: (signature: String, records: [BatchRecord])] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
         var out: [String: (signature: String, records: [BatchRecord])] = [:]
@@ -251,13 +264,22 @@ public final class BatchRunner: Sendable {
     }
 
     /// Deletes temporary files left by a killed run (AtomicFile's `.NAME.PID.RANDOM.tmp` whose process is gone).
-    static func removeStaleTemporaryFiles(in dir: String) {
+    /// Removes temporary files that no writer will finish: ours (this host) whose process is gone, and anyone's
+    /// older than `maximumAge` — shards on other machines or pods share the directory, and their process ids mean
+    /// nothing here, so the owner marker (host and pid, see ``AtomicFile``) and the age decide, never a bare pid.
+    static func removeStaleTemporaryFiles(in dir: String, maximumAge: TimeInterval = 15 * 60) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        let here = AtomicFile.hostMarker
         for n in names where n.hasPrefix(".") && n.hasSuffix(".tmp") {
+            let full = (dir as NSString).appendingPathComponent(n)
             let parts = n.split(separator: ".")
-            guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]) else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                unlink((dir as NSString).appendingPathComponent(n))
+            guard parts.count >= 4 else { continue }
+            let owner = parts[parts.count - 3].split(separator: "~")
+            let mine = owner.count == 2 && owner[0] == here
+            if mine, let pid = Int32(owner[1]), kill(pid, 0) != 0 && errno == ESRCH { unlink(full); continue }
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: full))?[.modificationDate] as? Date,
+               Date().timeIntervalSince(modified) > maximumAge {
+                unlink(full)
             }
         }
     }
