@@ -44,30 +44,16 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
 
     /// The HTTP status FFmpeg's HTTP client failed with (400, 401, 403, 404; 499 = another 4xx, 599 = a 5xx), or nil.
     public var httpStatus: Int? {
-        func tag(_ a: UInt8, _ s: String) -> Int32 {
-            let b = [Int32(a)] + Array(s.utf8).map(Int32.init)
-            return -(b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24)
-        }
-        switch code {
-        case tag(0xF8, "400"): return 400
-        case tag(0xF8, "401"): return 401
-        case tag(0xF8, "403"): return 403
-        case tag(0xF8, "404"): return 404
-        case tag(0xF8, "4XX"): return 499
-        case tag(0xF8, "5XX"): return 599
-        default: return nil
-        }
+        let status = scrub_averror_http_status(code)
+        return status == 0 ? nil : Int(status)
     }
 
     public var cause: Cause {
-        func tag(_ s: String) -> Int32 {
-            let b = Array(s.utf8).map(Int32.init)
-            return -(b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24)
-        }
         switch code {
-        case scrub_averror_invaliddata(), scrub_averror(EINVAL), scrub_averror(EPERM), tag("EXT "), tag("BUG "), tag("BUG!"):
+        case scrub_averror_invaliddata(), scrub_averror(EINVAL), scrub_averror(EPERM), scrub_averror_external(),
+             scrub_averror_bug(), scrub_averror_bug2():
             return .damaged
-        case tag("PAWE"): return .unsupportedFeature
+        case scrub_averror_patchwelcome(): return .unsupportedFeature
         case scrub_averror_enomem(): return .outOfMemory
         case scrub_averror_eof(): return .endOfFile
         case scrub_averror(EIO): return .io

@@ -60,10 +60,10 @@ public final class PlayerApp: @unchecked Sendable {
         defer { terminal.write(renderer.clear()); terminal.restore() }
         var choice = options.graphics.map { GraphicsChoice(kind: $0, reason: "forced") }
             ?? GraphicsDetection.choose(env: env, input: 0, output: 1)
-        if choice.kind == .sixel && choice.sixelMaxWidth == nil, options.graphics != nil {
+        if choice.kind == .sixel && choice.sixelMaxWidth == nil, options.graphics != nil,
+           let limit = GraphicsDetection.sixelLimit(GraphicsDetection.ask(input: 0, output: 1, budget: 1.0)) {
             // Forced sixel: still ask for the size limit (a picture over it is not shown at all).
-            let probed = GraphicsDetection.choose(env: [GraphicsDetection.overrideVariable: "sixel"], input: 0, output: 1)
-            (choice.sixelMaxWidth, choice.sixelMaxHeight) = (probed.sixelMaxWidth, probed.sixelMaxHeight)
+            (choice.sixelMaxWidth, choice.sixelMaxHeight) = (limit.width, limit.height)
         }
         graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
         let status = waitForReady()

@@ -153,8 +153,8 @@ public struct SixelRenderer: FrameRenderer {
         guard let six = SixelEncoder.encode(pixels: image.pixels, width: image.width, height: image.height) else { return "" }
         return "\u{1B}[\(row + 1);\(column + 1)H" + six
     }
-    /// Erasing the display erases the sixel pictures on it: the terminal forgets them (xterm otherwise keeps them and
-    /// every later write to the screen gets slow — enough to starve the keyboard of the next program).
+    /// Erases the display and scrolls the sixel pictures off it: only then does xterm free them (erasing alone does
+    /// not, and every later write to the screen stays slow — enough to starve the keyboard of the next program).
     public func clear() -> String { "\u{1B}[H\u{1B}[2J\u{1B}[999S" }
 }
 

@@ -23,6 +23,22 @@ static inline int scrub_averror_eof(void) { return AVERROR_EOF; }
 static inline int scrub_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int scrub_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int scrub_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+static inline int scrub_averror_external(void) { return AVERROR_EXTERNAL; }
+static inline int scrub_averror_bug(void) { return AVERROR_BUG; }
+static inline int scrub_averror_bug2(void) { return AVERROR_BUG2; }
+static inline int scrub_averror_patchwelcome(void) { return AVERROR_PATCHWELCOME; }
+/// The HTTP status behind an FFmpeg HTTP error code (400, 401, 403, 404; 499 = another 4xx, 599 = a 5xx), else 0.
+static inline int scrub_averror_http_status(int code) {
+    switch (code) {
+    case AVERROR_HTTP_BAD_REQUEST: return 400;
+    case AVERROR_HTTP_UNAUTHORIZED: return 401;
+    case AVERROR_HTTP_FORBIDDEN: return 403;
+    case AVERROR_HTTP_NOT_FOUND: return 404;
+    case AVERROR_HTTP_OTHER_4XX: return 499;
+    case AVERROR_HTTP_SERVER_ERROR: return 599;
+    default: return 0;
+    }
+}
 static inline int scrub_averror_enomem(void) { return AVERROR(ENOMEM); }
 static inline int64_t scrub_nopts(void) { return AV_NOPTS_VALUE; }
 

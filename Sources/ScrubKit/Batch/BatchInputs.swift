@@ -53,13 +53,18 @@ public enum BatchInputs {
         return files.sorted()
     }
 
+    /// What names a source the same way from any working directory: a local file's absolute, standardised path; a
+    /// URL as given.
+    static func identity(of path: String) -> String {
+        Demuxer.isURL(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
     /// Which of `count` shards `path` belongs to: a stable hash (FNV-1a, 64-bit) of the file's absolute, standardised
     /// path — independent of argument order, machine and run, so `--shard K/N` for K in 0..<N covers every file once.
     public static func shard(of path: String, count: Int) -> Int {
         precondition(count > 0)
-        let absolute = Demuxer.isURL(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
         var h: UInt64 = 0xcbf29ce484222325
-        for b in absolute.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        for b in identity(of: path).utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return Int(h % UInt64(count))
     }
 }

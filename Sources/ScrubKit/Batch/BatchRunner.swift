@@ -135,7 +135,7 @@ public final class BatchRunner: Sendable {
     func process(_ source: String, naming: BatchNaming, parallelFiles: Int) -> BatchFileResult {
         let began = Date()
         var result = BatchFileResult(source: source)
-        let key = Demuxer.isURL(source) ? source : URL(fileURLWithPath: source).standardizedFileURL.path
+        let key = BatchInputs.identity(of: source)
         if options.resume, let done = state.withLock({ $0[key] }), done.signature == options.signature,
            done.records.allSatisfy({ BatchRunner.isValidOutput(path: outputPath($0.output), format: options.format) }) {
             result.records = done.records
@@ -263,10 +263,10 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    /// Deletes temporary files left by a killed run (AtomicFile's `.NAME.PID.RANDOM.tmp` whose process is gone).
-    /// Removes temporary files that no writer will finish: ours (this host) whose process is gone, and anyone's
-    /// older than `maximumAge` — shards on other machines or pods share the directory, and their process ids mean
-    /// nothing here, so the owner marker (host and pid, see ``AtomicFile``) and the age decide, never a bare pid.
+    /// Removes temporary files (AtomicFile's `.NAME.HOST~PID.RANDOM.tmp`) that no writer will finish: ours (this host)
+    /// whose process is gone, and anyone's older than `maximumAge` — shards on other machines or pods share the
+    /// directory, and their process ids mean nothing here, so the owner marker (host and pid, see ``AtomicFile``) and
+    /// the age decide, never a bare pid.
     static func removeStaleTemporaryFiles(in dir: String, maximumAge: TimeInterval = 15 * 60) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
         let here = AtomicFile.hostMarker
