@@ -18,13 +18,15 @@ let package = Package(
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         // The thin FFmpeg wrapper layer: the only code that imports CFFmpeg or touches unsafe pointers.
         // Each wrapper owns one FFmpeg object and frees it exactly once; everything it hands out is a Swift value.
-        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CJPEG", "CWebP", "CHeif", "MediaTime"]),
+        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CJPEG", "CWebP", "CHeif", "CZlib", "MediaTime"]),
         // libjpeg-turbo: JPEG stills decoded with DCT-domain scaling while streaming from the file.
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libwebp: WebP stills decoded straight to the output size, and the first frame of animated WebP.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libheif: HEIF/HEIC stills (phone photos), embedded thumbnails as shrink-on-load.
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // zlib: CRC-32 of cache entries and PNG text chunks.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libsixel (sixel encoding) and its thin bridge: part of the C-bridge layer, like FFmpegBridge.
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
         .target(name: "SixelBridge", dependencies: ["CSixel"]),

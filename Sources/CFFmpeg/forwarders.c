@@ -93,6 +93,10 @@ void *av_malloc(size_t a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_malloc)(a0);
 }
 
+void av_md5_sum(uint8_t *a0, const uint8_t *a1, size_t a2) {
+    SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_md5_sum)(a0, a1, a2);
+}
+
 AVPacket *av_packet_alloc(void) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_alloc)();
 }

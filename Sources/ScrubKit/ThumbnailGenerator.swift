@@ -39,6 +39,10 @@ public struct ThumbnailGenerator: Sendable {
     /// return it flagged ``Thumbnail/isApproximate`` instead of failing that time (off by default: a result is
     /// never silently further from the time than asked).
     public var acceptsApproximateFrames = false
+    /// Where finished thumbnails are kept and looked up (nil: none). Hits skip opening the file; only local files
+    /// are cached (their ``SourceIdentity`` is part of the key), and only calls with fixed times (`image(at:)`,
+    /// `generate(at:)`, `images(at:)`).
+    public var cache: ThumbnailCache? = nil
 
     /// The default tolerance before the requested time: 1 s. AVAssetImageGenerator's default (+∞) can return a
     /// frame a whole GOP (often 2–10 s) early, which surprises users who asked for a time; 1 s keeps results close
@@ -116,7 +120,34 @@ public struct ThumbnailGenerator: Sendable {
     }
 
     private func run(_ times: [TimeExpression], isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
-        try run(times, plan: nil, isCancelled: isCancelled, deliver: deliver)
+        guard let cache, let identity = SourceIdentity(path: path) else {
+            return try run(times, plan: nil, isCancelled: isCancelled, deliver: deliver)
+        }
+        // Hits are delivered at once; the misses are generated together (one open) and kept.
+        var misses: [(index: Int, time: TimeExpression)] = []
+        for (i, t) in times.enumerated() {
+            if let hit = cache.thumbnail(for: cacheKey(for: t, identity: identity)) {
+                deliver(ThumbnailResult(index: i, request: t, result: .success(hit)))
+            } else {
+                misses.append((i, t))
+            }
+        }
+        if misses.isEmpty { return }
+        try run(misses.map(\.time), plan: nil, isCancelled: isCancelled) { r in
+            let original = misses[r.index]
+            if case .success(let t) = r.result { cache.store(t, for: cacheKey(for: original.time, identity: identity)) }
+            deliver(ThumbnailResult(index: original.index, request: original.time, result: r.result))
+        }
+    }
+
+    /// The cache key of the thumbnail at `time` of the file whose identity is `identity`: the identity and every
+    /// setting that changes the pixels or the frame chosen (size, upscaling, transform, tolerances, tone mapping,
+    /// shrink-on-load, fast decoding, approximate frames). Settings that only change speed are left out.
+    public func cacheKey(for time: TimeExpression, identity: SourceIdentity) -> String {
+        ["v1", identity.description, time.description, maximumSize.key, allowsUpscaling ? "up" : "-",
+         appliesPreferredTrackTransform ? "rot" : "norot", requestedTimeToleranceBefore.description,
+         requestedTimeToleranceAfter.description, toneMapsHDR ? "tm" : "notm", allowsShrinkOnLoad ? "sol" : "-",
+         allowsFastDecoding ? "fd" : "-", acceptsApproximateFrames ? "approx" : "-"].joined(separator: "|")
     }
 
     /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.

@@ -7,6 +7,15 @@ public enum MaximumSize: Sendable, Equatable {
     /// Fits inside `width × height` (either may be 0 = unconstrained), aspect ratio kept.
     case box(width: Int, height: Int)
 
+    /// A stable text for cache keys and resume signatures: `full`, `long:320`, `box:320x0`.
+    public var key: String {
+        switch self {
+        case .unscaled: return "full"
+        case .longestSide(let n): return "long:\(n)"
+        case .box(let w, let h): return "box:\(w)x\(h)"
+        }
+    }
+
     /// The output size for a picture displayed at `width × height`.
     ///
     /// Aspect ratio is kept; the constrained side is exact and the other is rounded to the nearest pixel

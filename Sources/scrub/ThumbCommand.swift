@@ -58,12 +58,19 @@ enum ThumbCommand {
             OptionSpec(names: ["--no-fast-decode"], takesValue: false, help: "Keep the deblocking filter even when shrinking 4× or more, and use one decoder."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "Output file (default: NAME-TIME.jpg here; - for standard output). With several --at, {index} and {time} are filled in."),
-            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact[, approximate]} per thumbnail."),
+            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact[, approximate][, cached]} per thumbnail."),
+            OptionSpec(names: ["--cache"], takesValue: false, help: "Serve and keep thumbnails in the cache (see 'Cache' below): a repeated request is read, not decoded."),
         ],
         discussion: """
         TIME is on the file's own presentation timeline (as ffprobe shows it): a file whose first frame is at 10 s
         starts at 10 s; a percentage is of [start, start + duration]; times past the end give the last frame.
         Output is written atomically (temporary file, then rename). Exit status 1 when the file or a time failed.
+
+        Cache (--cache): without --at, the file's thumbnail is shared with the desktop (freedesktop.org cache in
+        $XDG_CACHE_HOME/thumbnails, the one file managers read; a thumbnail another program made is used when the
+        file has not changed since). With --at, thumbnails are kept in $XDG_CACHE_HOME/scrub (512 MiB, least
+        recently used removed first), keyed on the file's identity (device, inode, size, modification and change
+        times) and every setting: a changed file is never served from an older picture. Cache trouble is a warning.
         """)
 
     static func run(_ args: [String]) throws -> Int32 {
@@ -108,39 +115,62 @@ enum ThumbCommand {
         let format = out.format ?? outputTemplate.flatMap { ImageFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .jpeg
         if !format.isAvailable { throw UsageError(message: "this FFmpeg build has no \(format.rawValue) encoder", command: "thumb") }
 
-        let results: [ThumbnailResult]
-        do { results = try gen.generate(at: times) } catch let e as MediaError {
+        let produced: [ThumbnailGenerator.FileResult]
+        do {
+            produced = try generateFiles(gen, times: times, userGaveTimes: !p.values("--at").isEmpty, format: format,
+                                         quality: out.quality, useCache: p.flag("--cache"))
+        } catch let e as MediaError {
             report(error: e, path: path, json: p.flag("--json"))
             return 1
         }
         var failed = false
-        for r in results {
+        for r in produced {
             switch r.result {
             case .failure(let e):
                 failed = true
                 report(error: e, path: path, json: p.flag("--json"))
-            case .success(let thumb):
-                let name = outputName(template: outputTemplate, path: path, index: r.index, count: results.count, time: thumb.requestedTime, format: format)
+            case .success(let file):
+                let name = outputName(template: outputTemplate, path: path, index: r.index, count: produced.count,
+                                      time: file.requestedTime.isNumeric ? file.requestedTime : .zero, format: format)
                 do {
-                    try AtomicFile.write(thumb.encoded(as: format, quality: out.quality), to: name)
+                    try AtomicFile.write(file.bytes, to: name)
                 } catch {
                     failed = true
                     report(error: (error as? MediaError) ?? MediaError(.writeFailed, path: name, "\(error)"), path: path, json: p.flag("--json"))
                     continue
                 }
+                let seconds: (MediaTime) -> JSON = { $0.isNumeric ? .seconds($0.seconds) : .null }
                 if p.flag("--json") {
                     say(JSON.object([
                         ("path", .string(Redaction.display(path))), ("output", .string(name)),
-                        ("requestedTime", .seconds(thumb.requestedTime.seconds)), ("actualTime", .seconds(thumb.actualTime.seconds)),
-                        ("width", .int(thumb.image.width)), ("height", .int(thumb.image.height)),
-                        ("rotation", .int(gen.appliesPreferredTrackTransform ? thumb.orientation.rotation : 0)), ("exact", .bool(thumb.isExact)),
-                    ] + (thumb.isApproximate ? [("approximate", .bool(true))] : [])).text)
+                        ("requestedTime", seconds(file.requestedTime)), ("actualTime", seconds(file.actualTime)),
+                        ("width", .int(file.width)), ("height", .int(file.height)),
+                        ("rotation", .int(file.rotation)), ("exact", .bool(file.isExact)),
+                    ] + (file.isApproximate ? [("approximate", .bool(true))] : []) + (r.fromCache ? [("cached", .bool(true))] : [])).text)
+                } else if file.actualTime.isNumeric {
+                    say("\(name)  \(file.width)×\(file.height)  at \(file.actualTime.formatted(fractionDigits: 3)) (asked \(file.requestedTime.formatted(fractionDigits: 3)))\(r.fromCache ? "  (cached)" : "")")
                 } else {
-                    say("\(name)  \(thumb.image.width)×\(thumb.image.height)  at \(thumb.actualTime.formatted(fractionDigits: 3)) (asked \(thumb.requestedTime.formatted(fractionDigits: 3)))")
+                    say("\(name)  \(file.width)×\(file.height)  (the desktop's cached thumbnail)")
                 }
             }
         }
         return failed ? 1 : 0
+    }
+
+    /// The thumbnails as encoded files: through the desktop's thumbnail cache when the file's own thumbnail is asked
+    /// for (no --at) with --cache, through scrub's cache for other --cache requests, else made now.
+    static func generateFiles(_ gen: ThumbnailGenerator, times: [TimeExpression], userGaveTimes: Bool, format: ImageFormat,
+                              quality: Int, useCache: Bool) throws -> [ThumbnailGenerator.FileResult] {
+        guard useCache else { return try gen.files(at: times, format: format, quality: quality, cache: nil) }
+        if !userGaveTimes, gen.appliesPreferredTrackTransform, gen.toneMapsHDR, DesktopThumbnailer.flavor(for: gen.maximumSize) != nil,
+           let identity = SourceIdentity(path: gen.path) {
+            let (thumb, hit) = try CommandCache.desktop.thumbnail(gen, at: times[0], identity: identity)
+            let file = ThumbnailCache.EncodedFile(bytes: try thumb.encoded(as: format, quality: quality), requestedTime: thumb.requestedTime,
+                                                  actualTime: thumb.actualTime, width: thumb.image.width, height: thumb.image.height,
+                                                  rotation: thumb.orientation.rotation, isExact: thumb.isExact, isApproximate: thumb.isApproximate)
+            return [ThumbnailGenerator.FileResult(index: 0, request: times[0], result: .success(file), fromCache: hit)]
+        }
+        return try gen.files(at: times, format: format, quality: quality, cache: CommandCache.files)
     }
 
     static func report(error: MediaError, path: String, json: Bool) {

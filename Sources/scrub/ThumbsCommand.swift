@@ -10,7 +10,7 @@ enum ThumbsCommand {
     static let spec = CommandSpec(
         name: "thumbs",
         abstract: "Extract thumbnails from many files: one open per file, files in parallel, a progress bar, a JSON manifest.",
-        usage: "scrub thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--shard K/N] [--sheet CxR | --vtt]",
+        usage: "scrub thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--cache] [--shard K/N] [--sheet CxR | --vtt]",
         options: [
             OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Output directory (created if needed). Default: thumbs"),
             OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "N thumbnails evenly spread, avoiding the very first and last frames (default 10)."),
@@ -24,7 +24,8 @@ enum ThumbsCommand {
             OptionSpec(names: ["--name"], takesValue: true, valueName: "TEMPLATE", help: "Output names; {stem} {name} {srcext} {index} {index1} {time} {ext}. Default {name}-{index}.{ext}"),
             OptionSpec(names: ["-j", "--jobs"], takesValue: true, valueName: "N", help: "Files at once (default: number of cores)."),
             OptionSpec(names: ["--json"], takesValue: true, valueName: "FILE|-", help: "JSON-lines manifest: a record per thumbnail or failure, then a summary."),
-            OptionSpec(names: ["--resume"], takesValue: false, help: "Skip files whose outputs from an earlier run with the same settings are complete."),
+            OptionSpec(names: ["--resume"], takesValue: false, help: "Skip files whose outputs from an earlier run with the same settings are complete (and whose source has not changed)."),
+            OptionSpec(names: ["--cache"], takesValue: false, help: "Keep each file's outputs in $XDG_CACHE_HOME/scrub; a file seen before with the same settings (and unchanged) is written from there without decoding."),
             OptionSpec(names: ["--shard"], takesValue: true, valueName: "K/N", help: "Process only shard K of N (stable hash of each path), for parallel jobs."),
             OptionSpec(names: ["--sheet"], takesValue: true, valueName: "CxR", help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
@@ -50,6 +51,7 @@ enum ThumbsCommand {
         if let j = try p.int("--jobs", in: 1...256, command: "thumbs") { opts.jobs = j }
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumbs") { opts.pixelLimit = n }
         opts.resume = p.flag("--resume")
+        if p.flag("--cache") { opts.cache = CommandCache.files }
         opts.vtt = p.flag("--vtt")
         opts.skipsBlankFrames = !p.flag("--keep-blank")
 

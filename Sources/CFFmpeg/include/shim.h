@@ -11,6 +11,7 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/opt.h>
 #include <libavutil/dict.h>
+#include <libavutil/md5.h>
 #include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 #include <errno.h>

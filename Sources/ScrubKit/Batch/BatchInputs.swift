@@ -63,8 +63,6 @@ public enum BatchInputs {
     /// path — independent of argument order, machine and run, so `--shard K/N` for K in 0..<N covers every file once.
     public static func shard(of path: String, count: Int) -> Int {
         precondition(count > 0)
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in identity(of: path).utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-        return Int(h % UInt64(count))
+        return Int(FNV1a.hash64(identity(of: path).utf8) % UInt64(count))
     }
 }

@@ -50,7 +50,7 @@ extension BatchRunner {
         let sheet = ImageComposer.contactSheet(good.map { ($0.1.image, $0.1.actualTime) }, columns: columns, header: header)
         let name = naming.name(source: source, index: 0, seconds: nil, ext: options.format.fileExtension)
             .replacingOccurrences(of: "-0.", with: "-sheet.")
-        try AtomicFile.write(ImageEncoder.encode(sheet, as: options.format, quality: options.quality), to: outputPath(name))
+        try emit(ImageEncoder.encode(sheet, as: options.format, quality: options.quality), name: name, into: &result)
         for (index, t) in good { result.records.append(record(source, index, t, output: name)) }
     }
 
@@ -67,7 +67,7 @@ extension BatchRunner {
             let chunk = Array(good[chunkStart..<min(good.count, chunkStart + perSprite)])
             let (sprite, rects) = ImageComposer.sprite(chunk.map(\.1.image), columns: 10)
             let spriteName = "\(base)-sprite-\(chunkStart / perSprite).\(options.format.fileExtension)"
-            try AtomicFile.write(ImageEncoder.encode(sprite, as: options.format, quality: options.quality), to: outputPath(spriteName))
+            try emit(ImageEncoder.encode(sprite, as: options.format, quality: options.quality), name: spriteName, into: &result)
             for (k, (index, t)) in chunk.enumerated() {
                 let r = rects[k]
                 let target = "\(spriteName)#xywh=\(r.x),\(r.y),\(r.w),\(r.h)"
@@ -78,6 +78,6 @@ extension BatchRunner {
                 result.records.append(record(source, index, t, output: target))
             }
         }
-        try AtomicFile.write(Array(WebVTT.track(cues).utf8), to: outputPath(base + ".vtt"))
+        try emit(Array(WebVTT.track(cues).utf8), name: base + ".vtt", into: &result)
     }
 }

@@ -32,6 +32,9 @@ public struct BatchOptions: Sendable {
     /// This run's shard ("3-of-8"), when sharded: it keeps a resume journal of its own, so shards sharing one output
     /// directory (pods on one volume) never write the same file. A resume reads every shard's journal.
     public var shardLabel: String? = nil
+    /// Where finished files' outputs are kept (disk tier): a file seen before with the same settings is written from
+    /// it without decoding. Keyed on the source's identity, so a changed file is redone.
+    public var cache: ThumbnailCache? = nil
 
     public init(outputDirectory: String) { self.outputDirectory = outputDirectory }
 
@@ -43,12 +46,7 @@ public struct BatchOptions: Sendable {
         case .every(let s): t = "every:\(s.value)/\(s.timescale)"
         case .at(let l): t = "at:" + l.map(\.description).joined(separator: ",")
         }
-        let size: String
-        switch maximumSize {
-        case .unscaled: size = "full"
-        case .longestSide(let n): size = "long:\(n)"
-        case .box(let w, let h): size = "box:\(w)x\(h)"
-        }
+        let size = maximumSize.key
         let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")" } ?? "-"
         return [t, size, format.rawValue, String(quality), toleranceBefore.description, toleranceAfter.description,
                 nameTemplate, s, String(vtt)].joined(separator: "|") + (acceptsApproximateFrames ? "|approximate" : "")
@@ -75,6 +73,17 @@ public struct BatchRecord: Sendable {
     }
 }
 
+extension BatchRecord {
+    /// A record read back from its JSON form (resume journals, cache entries).
+    init?(json r: [String: Any]) {
+        guard let s = r["source"] as? String, let i = r["index"] as? Int, let o = r["output"] as? String,
+              let w = r["width"] as? Int, let h = r["height"] as? Int else { return nil }
+        self.init(source: s, index: i, requestedTime: (r["requestedTime"] as? Double) ?? 0,
+                  actualTime: (r["actualTime"] as? Double) ?? 0, output: o, width: w, height: h,
+                  approximate: (r["approximate"] as? Bool) ?? false)
+    }
+}
+
 /// What happened to one source file.
 public struct BatchFileResult: Sendable {
     public var source: String
@@ -83,6 +92,10 @@ public struct BatchFileResult: Sendable {
     public var errors: [(index: Int?, error: MediaError)] = []
     /// Served from an earlier run (`--resume`).
     public var resumed = false
+    /// Written from the cache (nothing decoded).
+    public var cached = false
+    /// The files written, kept only while a cache needs them.
+    var outputs: [(name: String, bytes: [UInt8])] = []
     public var seconds: Double = 0
     public var failed: Bool { !errors.isEmpty }
 }
@@ -92,7 +105,7 @@ public struct BatchFileResult: Sendable {
 public final class BatchRunner: Sendable {
     public let options: BatchOptions
     private let stateFile: String
-    private let state: Mutex<[String: (signature: String, records: [BatchRecord])]>
+    private let state: Mutex<[String: JournalEntry]>
     private let budget: PixelBudget
 
     /// Name of the resume journal kept in the output directory.
@@ -136,11 +149,27 @@ public final class BatchRunner: Sendable {
         let began = Date()
         var result = BatchFileResult(source: source)
         let key = BatchInputs.identity(of: source)
-        if options.resume, let done = state.withLock({ $0[key] }), done.signature == options.signature,
+        // The source as it is now: a file replaced at the same path (or rewritten, touched) is redone.
+        let identity = SourceIdentity(path: source)?.description ?? ""
+        if options.resume, let done = state.withLock({ $0[key] }), done.signature == options.signature, done.identity == identity,
            done.records.allSatisfy({ BatchRunner.isValidOutput(path: outputPath($0.output), format: options.format) }) {
             result.records = done.records
             result.resumed = true
             return result
+        }
+        let cacheKey = options.cache == nil || identity.isEmpty ? nil
+            : "batch|v1|\(identity)|\(options.signature)|\(naming.name(source: source, index: 0, seconds: nil, ext: "x"))"
+        if let cacheKey, let cached = cachedOutputs(cacheKey, source: source) {
+            do {
+                for (name, bytes) in cached.files { try AtomicFile.write(bytes, to: outputPath(name)) }
+                result.records = cached.records
+                result.cached = true
+                remember(key, identity: identity, result.records)
+                result.seconds = Date().timeIntervalSince(began)
+                return result
+            } catch {
+                // (Written again below from the source.)
+            }
         }
         var gen = ThumbnailGenerator(path: source)
         gen.maximumSize = options.maximumSize
@@ -177,7 +206,7 @@ public final class BatchRunner: Sendable {
             } else {
                 for (index, t) in good {
                     let name = naming.name(source: source, index: index, seconds: t.requestedTime.seconds, ext: options.format.fileExtension)
-                    try AtomicFile.write(t.encoded(as: options.format, quality: options.quality), to: outputPath(name))
+                    try emit(t.encoded(as: options.format, quality: options.quality), name: name, into: &result)
                     result.records.append(record(source, index, t, output: name))
                 }
             }
@@ -186,7 +215,11 @@ public final class BatchRunner: Sendable {
         } catch {
             result.errors.append((nil, MediaError(.decodeFailed, path: source, "\(error)")))
         }
-        if !result.failed { remember(key, result.records) }
+        if !result.failed {
+            remember(key, identity: identity, result.records)
+            if let cacheKey { storeOutputs(result, key: cacheKey) }
+        }
+        result.outputs = []
         result.seconds = Date().timeIntervalSince(began)
         // A big file's decoder buffers were freed, but glibc keeps them in its arenas: hand them back, so a long
         // batch's footprint follows what is being decoded now rather than the largest file seen so far.
@@ -199,6 +232,52 @@ public final class BatchRunner: Sendable {
                     output: output, width: t.image.width, height: t.image.height, approximate: t.isApproximate)
     }
 
+    /// Writes one output file (atomically) and keeps its bytes for the cache when there is one.
+    func emit(_ bytes: [UInt8], name: String, into result: inout BatchFileResult) throws {
+        try AtomicFile.write(bytes, to: outputPath(name))
+        if options.cache != nil { result.outputs.append((name, bytes)) }
+    }
+
+    // MARK: - Cache
+
+    /// A file's outputs in the cache: records (JSON lines), then each file as name and bytes.
+    private func storeOutputs(_ result: BatchFileResult, key: String) {
+        var w = ByteWriter()
+        let records = Array(result.records.map { $0.json.text }.joined(separator: "\n").utf8)
+        w.int(records.count); w.bytes += records
+        w.int(result.outputs.count)
+        for (name, bytes) in result.outputs {
+            let n = Array(name.utf8)
+            w.int(n.count); w.bytes += n
+            w.int(bytes.count); w.bytes += bytes
+        }
+        options.cache?.disk?.store(w.bytes, for: key)
+    }
+
+    private func cachedOutputs(_ key: String, source: String) -> (records: [BatchRecord], files: [(String, [UInt8])])? {
+        guard let b = options.cache?.disk?.bytes(for: key) else { return nil }
+        var r = ByteReader(b)
+        func take(_ n: Int) -> [UInt8]? {
+            guard n >= 0, r.offset + n <= b.count else { return nil }
+            defer { r.offset += n }
+            return Array(b[r.offset..<(r.offset + n)])
+        }
+        guard let rn = r.int(), let rtext = take(rn), let count = r.int(), count >= 0, count < 1_000_000 else { return nil }
+        var files: [(String, [UInt8])] = []
+        for _ in 0..<count {
+            guard let nn = r.int(), let name = take(nn), let bn = r.int(), let bytes = take(bn) else { return nil }
+            files.append((String(decoding: name, as: UTF8.self), bytes))
+        }
+        var records: [BatchRecord] = []
+        for line in String(decoding: rtext, as: UTF8.self).split(separator: "\n") {
+            guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  var rec = BatchRecord(json: obj) else { return nil }
+            rec.source = source   // (the manifest shows it redacted, as typed this time)
+            records.append(rec)
+        }
+        return (records, files)
+    }
+
     func outputPath(_ name: String) -> String {
         let file = name.split(separator: "#").first.map(String.init) ?? name
         return (options.outputDirectory as NSString).appendingPathComponent(file)
@@ -206,8 +285,16 @@ public final class BatchRunner: Sendable {
 
     // MARK: - Resume journal
 
-    private func remember(_ key: String, _ records: [BatchRecord]) {
-        let line = JSON.object([("source", .string(key)), ("signature", .string(options.signature)),
+    /// One finished file in a resume journal: the settings it was made with, the source's identity then
+    /// (``SourceIdentity``; empty for URLs), and its records.
+    struct JournalEntry {
+        var signature: String
+        var identity: String
+        var records: [BatchRecord]
+    }
+
+    private func remember(_ key: String, identity: String, _ records: [BatchRecord]) {
+        let line = JSON.object([("source", .string(key)), ("signature", .string(options.signature)), ("identity", .string(identity)),
                                 ("records", .array(records.map(\.json)))]).text + "\n"
         // (Only the journal file grows: this run never looks a file up twice, so the loaded state stays as it was and
         // a long batch's memory does not grow with the files done.)
@@ -222,29 +309,24 @@ public final class BatchRunner: Sendable {
     }
 
     /// Every resume journal in `dir` (the unsharded one and each shard's), merged.
-    static func loadStates(in dir: String) -> [String: (signature: String, records: [BatchRecord])] {
+    static func loadStates(in dir: String) -> [String: JournalEntry] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
             .filter { $0.hasPrefix(".scrub-thumbs.state") && $0.hasSuffix(".jsonl") }.sorted()
-        var out: [String: (signature: String, records: [BatchRecord])] = [:]
+        var out: [String: JournalEntry] = [:]
         for n in names { out.merge(loadState((dir as NSString).appendingPathComponent(n))) { _, new in new } }
         return out
     }
 
-    static func loadState(_ path: String) -> [String: (signature: String, records: [BatchRecord])] {
+    static func loadState(_ path: String) -> [String: JournalEntry] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
-        var out: [String: (signature: String, records: [BatchRecord])] = [:]
+        var out: [String: JournalEntry] = [:]
         for line in text.split(separator: "\n") {
             guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let source = obj["source"] as? String, let sig = obj["signature"] as? String,
                   let recs = obj["records"] as? [[String: Any]] else { continue }
-            let records = recs.compactMap { r -> BatchRecord? in
-                guard let s = r["source"] as? String, let i = r["index"] as? Int, let o = r["output"] as? String,
-                      let w = r["width"] as? Int, let h = r["height"] as? Int else { return nil }
-                return BatchRecord(source: s, index: i, requestedTime: (r["requestedTime"] as? Double) ?? 0,
-                                   actualTime: (r["actualTime"] as? Double) ?? 0, output: o, width: w, height: h,
-                                   approximate: (r["approximate"] as? Bool) ?? false)
-            }
-            out[source] = (sig, records)
+            let records = recs.compactMap { BatchRecord(json: $0) }
+            // (A line without an identity, from an older scrub, never matches: the file is redone once.)
+            out[source] = JournalEntry(signature: sig, identity: (obj["identity"] as? String) ?? "-", records: records)
         }
         return out
     }

@@ -11,6 +11,18 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
         var before: MediaTime
         var after: MediaTime
         var done: @Sendable (MediaTime?) -> Void
+        /// The picture came from the preview cache and is queued: only position the decoder there (for playing on),
+        /// and only once no newer seek follows for a moment.
+        var positionOnly = false
+    }
+
+    /// What a preview picture depends on: the seek and the picture size.
+    public struct PreviewKey: Hashable, Sendable {
+        var time: MediaTime
+        var before: MediaTime
+        var after: MediaTime
+        var width: Int
+        var height: Int
     }
 
     private struct Shared {
@@ -24,6 +36,8 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
         var dropped = 0
         /// Bumped by each seek so a frame decoded for an older position is never queued.
         var generation = 0
+        var previewsDecoded = 0
+        var previewsFromCache = 0
     }
 
     /// Frames decoded ahead of display. Small: memory stays bounded by the display size.
@@ -32,8 +46,20 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
     private let path: String
     private let shared = Mutex(Shared())
     private let wake = DispatchSemaphore(value: 0)
+    /// The pictures seeks landed on, by seek and size: scrubbing back over a place repaints from here at once,
+    /// without decoding (the decoder is positioned there only when the scrubbing pauses).
+    public let previews: MemoryCache<PreviewKey, VideoFrame>
 
-    public init(path: String) { self.path = path }
+    /// Default budget of the preview cache: 48 MiB (about 60 pictures of 640×400).
+    public static let defaultPreviewBudget = 48 << 20
+
+    public init(path: String, previewBudget: Int = DecodingPipeline.defaultPreviewBudget) {
+        self.path = path
+        previews = MemoryCache(budget: previewBudget)
+    }
+
+    /// Seeks whose picture was decoded, and seeks served from the preview cache.
+    public var previewStatistics: (decoded: Int, fromCache: Int) { shared.withLock { ($0.previewsDecoded, $0.previewsFromCache) } }
 
     public func load(_ done: @escaping @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
         let thread = Thread { [self] in run(done) }
@@ -43,15 +69,24 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
 
     public func seek(to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime,
                      _ done: @escaping @Sendable (MediaTime?) -> Void) {
+        let size = shared.withLock { ($0.outputWidth, $0.outputHeight) }
+        let hit = previews.value(for: PreviewKey(time: time, before: toleranceBefore, after: toleranceAfter, width: size.0, height: size.1))
         let superseded = shared.withLock { s -> (@Sendable (MediaTime?) -> Void)? in
             let old = s.seek?.done
-            s.seek = SeekRequest(time: time, before: toleranceBefore, after: toleranceAfter, done: done)
             s.generation += 1
             s.frames.removeAll()
             s.endOfStream = false
+            if let hit {
+                s.frames = [hit]
+                s.seek = SeekRequest(time: hit.time, before: .zero, after: .zero, done: { _ in }, positionOnly: true)
+                s.previewsFromCache += 1
+            } else {
+                s.seek = SeekRequest(time: time, before: toleranceBefore, after: toleranceAfter, done: done)
+            }
             return old
         }
         superseded?(nil)
+        if let hit { done(hit.time) }
         wake.signal()
     }
 
@@ -111,12 +146,14 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
                                         hasVideo: true, displayWidth: dw, displayHeight: dh, frameDuration: frameDuration)))
         let scaler = Scaler()
         /// The found frame as a picture for a `size` display area, queued unless a newer seek came meanwhile.
-        func queue(_ found: FrameExtractor.Found, size: (Int, Int), generation: Int) throws {
-            guard size.0 > 0 && size.1 > 0 else { return }
+        @discardableResult
+        func queue(_ found: FrameExtractor.Found, size: (Int, Int), generation: Int) throws -> VideoFrame? {
+            guard size.0 > 0 && size.1 > 0 else { return nil }
             // Exactly the size asked for: the caller's layout owns the geometry (no second fit with other rounding).
             let (img, _) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
                                                    allowsUpscaling: true, appliesTransform: true, exactSize: size, path: path)
             push(VideoFrame(time: found.time, image: img), generation: generation)
+            return VideoFrame(time: found.time, image: img)
         }
         // Start at the beginning.
         shared.withLock { s in
@@ -129,10 +166,25 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
                 return (r, s.generation, (s.outputWidth, s.outputHeight), s.frames.count < DecodingPipeline.queueCapacity, s.closed, s.endOfStream)
             }
             if closed { return }
+            if let r = request, r.positionOnly {
+                // The picture is on screen from the cache. Position the decoder after it (for playing on) once the
+                // scrubbing pauses: a newer seek within 150 ms makes this unnecessary.
+                _ = wake.wait(timeout: .now() + .milliseconds(150))
+                let stillLatest = shared.withLock { s -> Bool in
+                    if s.seek == nil && s.generation == generation { return true }
+                    return false
+                }
+                if stillLatest { _ = try? extractor.frame(at: r.time, toleranceBefore: .zero, toleranceAfter: .zero) }
+                continue
+            }
             if let r = request {
                 do {
                     let found = try extractor.frame(at: r.time, toleranceBefore: r.before, toleranceAfter: r.after)
-                    try queue(found, size: size, generation: generation)
+                    if let shown = try queue(found, size: size, generation: generation) {
+                        previews.insert(shown, for: PreviewKey(time: r.time, before: r.before, after: r.after, width: size.0, height: size.1),
+                                        cost: shown.image.pixels.count)
+                    }
+                    shared.withLock { $0.previewsDecoded += 1 }
                     // The picture is queued: the seek has landed (the player may paint now).
                     r.done(found.time)
                     // After a keyframe-only seek the decoder was drained: position it for playing on — unless a

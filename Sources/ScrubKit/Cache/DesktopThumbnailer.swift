@@ -1,0 +1,72 @@
+import FFmpegBridge
+import MediaTime
+
+/// A file's thumbnail through the desktop's cache (``DesktopThumbnails``): served from it when a valid one covers the
+/// size asked for (another program may have made it), else made at the flavor's size, stored for every desktop
+/// program, and fitted to the size asked for. Files that fail are recorded in the failure cache.
+public struct DesktopThumbnailer: Sendable {
+    public var desktop: DesktopThumbnails
+    /// Recorded as the PNGs' `Software` attribute.
+    public var software: String
+    /// Told about cache trouble (the thumbnail goes on without the cache).
+    public var warn: @Sendable (String) -> Void
+
+    public init(desktop: DesktopThumbnails, software: String, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.desktop = desktop
+        self.software = software
+        self.warn = warn
+    }
+
+    /// The flavor that serves `size`, or nil when the desktop cache cannot (full size, above 1024, unbounded boxes).
+    public static func flavor(for size: MaximumSize) -> DesktopThumbnails.Flavor? {
+        switch size {
+        case .unscaled: return nil
+        case .longestSide(let n): return DesktopThumbnails.Flavor.covering(n)
+        case .box(let w, let h): return w > 0 && h > 0 ? DesktopThumbnails.Flavor.covering(max(w, h)) : nil
+        }
+    }
+
+    /// The thumbnail of `generator`'s file at `time` (used only when it must be made), fitted to the generator's
+    /// maximum size. Times are invalid when the picture comes from the desktop cache (the spec records none).
+    public func thumbnail(_ generator: ThumbnailGenerator, at time: TimeExpression, identity: SourceIdentity) throws -> (thumbnail: Thumbnail, fromCache: Bool) {
+        guard let flavor = DesktopThumbnailer.flavor(for: generator.maximumSize) else { return (try generator.image(at: time), false) }
+        if desktop.hasFailure(path: generator.path, identity: identity) {
+            throw MediaError(.unsupported, path: generator.path,
+                             "cannot be thumbnailed (remembered in \(desktop.failurePath(uri: DesktopThumbnails.uri(forPath: generator.path))) until the file changes)")
+        }
+        if let hit = desktop.lookup(path: generator.path, identity: identity, longestSide: flavor.rawValue) {
+            var reader = ThumbnailGenerator(path: hit.path)
+            reader.maximumSize = generator.maximumSize
+            reader.appliesPreferredTrackTransform = false   // stored upright
+            if var t = try? reader.image(at: .absolute(.zero)) {
+                t.requestedTime = .invalid
+                t.actualTime = .invalid
+                t.isExact = false
+                return (t, true)
+            }
+        }
+        var maker = generator
+        maker.maximumSize = .longestSide(flavor.rawValue)
+        maker.allowsUpscaling = false
+        maker.cache = nil
+        let made: Thumbnail
+        do { made = try maker.image(at: time) } catch let e as MediaError {
+            if [.corrupt, .unsupported, .noVideo, .notMedia, .decodeFailed, .tooLarge].contains(e.kind),
+               let png = try? ImageEncoder.encode(RGBImage(width: 1, height: 1), as: .png) {
+                do { try desktop.storeFailure(png: png, path: generator.path, identity: identity, software: software) }
+                catch { warn("cache: cannot write in \(desktop.root): \(error)") }
+            }
+            throw e
+        }
+        do {
+            try desktop.store(png: made.encoded(as: .png), path: generator.path, identity: identity, flavor: flavor, software: software)
+        } catch {
+            warn("cache: cannot write in \(desktop.root): \(error); going on without it")
+        }
+        let (w, h) = generator.maximumSize.fit(width: made.image.width, height: made.image.height, allowsUpscaling: generator.allowsUpscaling)
+        guard w != made.image.width || h != made.image.height else { return (made, false) }
+        var fitted = made
+        fitted.image = try Scaler().resize(made.image, width: w, height: h)
+        return (fitted, false)
+    }
+}

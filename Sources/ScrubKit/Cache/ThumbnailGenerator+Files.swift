@@ -1,0 +1,65 @@
+import FFmpegBridge
+import MediaTime
+
+extension ThumbnailGenerator {
+    /// One encoded thumbnail file for a requested time, or why there is none.
+    public struct FileResult: Sendable {
+        /// Index of the time in the caller's list.
+        public var index: Int
+        public var request: TimeExpression
+        public var result: Result<ThumbnailCache.EncodedFile, MediaError>
+        /// Served from the cache (nothing decoded or encoded).
+        public var fromCache: Bool
+
+        public init(index: Int, request: TimeExpression, result: Result<ThumbnailCache.EncodedFile, MediaError>, fromCache: Bool) {
+            self.index = index
+            self.request = request
+            self.result = result
+            self.fromCache = fromCache
+        }
+    }
+
+    /// Thumbnails for `times` encoded as `format` files, in the order of `times`. With a `cache` (and a local file),
+    /// files already there are served as they were written — nothing is opened, decoded or encoded — and the
+    /// others are generated from one open, encoded, and stored. Throws when the file cannot be opened.
+    public func files(at times: [TimeExpression], format: ImageFormat, quality: Int, cache: ThumbnailCache?) throws -> [FileResult] {
+        var out: [FileResult] = []
+        var misses: [(index: Int, time: TimeExpression)] = []
+        let identity = cache == nil ? nil : SourceIdentity(path: path)
+        func key(_ t: TimeExpression) -> String? {
+            identity.map { cacheKey(for: t, identity: $0) + "|\(format.rawValue)|q\(quality)" }
+        }
+        for (i, t) in times.enumerated() {
+            if let k = key(t), let hit = cache?.encodedFile(for: k) {
+                out.append(FileResult(index: i, request: t, result: .success(hit), fromCache: true))
+            } else {
+                misses.append((i, t))
+            }
+        }
+        if !misses.isEmpty {
+            var gen = self
+            gen.cache = nil
+            for r in try gen.generate(at: misses.map(\.time)) {
+                let (index, time) = misses[r.index]
+                switch r.result {
+                case .failure(let e):
+                    out.append(FileResult(index: index, request: time, result: .failure(e), fromCache: false))
+                case .success(let thumb):
+                    do {
+                        let file = ThumbnailCache.EncodedFile(
+                            bytes: try thumb.encoded(as: format, quality: quality), requestedTime: thumb.requestedTime,
+                            actualTime: thumb.actualTime, width: thumb.image.width, height: thumb.image.height,
+                            rotation: appliesPreferredTrackTransform ? thumb.orientation.rotation : 0,
+                            isExact: thumb.isExact, isApproximate: thumb.isApproximate)
+                        if let k = key(time) { cache?.store(file, for: k) }
+                        out.append(FileResult(index: index, request: time, result: .success(file), fromCache: false))
+                    } catch {
+                        out.append(FileResult(index: index, request: time, result: .failure(MediaError(.writeFailed, path: path, "cannot encode the picture: \(error)")),
+                                              fromCache: false))
+                    }
+                }
+            }
+        }
+        return out.sorted { $0.index < $1.index }
+    }
+}
