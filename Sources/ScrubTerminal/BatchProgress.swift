@@ -77,7 +77,7 @@ public final class BatchProgress: Sendable {
         let name = (Redaction.display(r.source) as NSString).lastPathComponent
         var text = "[\(done)/\(total)] \(name): "
         if r.resumed { return text + "\(r.records.count) thumbnails (already done)" }
-        if r.cached { return text + "\(r.records.count) thumbnails (from the cache)" }
+        if r.cached { return text + "\(r.records.count) thumbnail\(r.records.count == 1 ? "" : "s") (from the cache)" }
         text += "\(r.records.count) thumbnail\(r.records.count == 1 ? "" : "s") in \(String(format: "%.2f", r.seconds)) s"
         if let e = r.errors.first {
             text += r.records.isEmpty ? " — FAILED: \(e.error.reason)" : " — \(r.errors.count) failed: \(e.error.reason)"
