@@ -14,6 +14,7 @@ enum BenchCommand {
             OptionSpec(names: ["--svg"], takesValue: true, valueName: "FILE", help: "Also write a chart of memory per mode as SVG."),
             OptionSpec(names: ["--png"], takesValue: true, valueName: "FILE", help: "Also write the chart as PNG."),
             OptionSpec(names: ["--inputs"], takesValue: true, valueName: "DIR", help: "Where the default inputs are generated (default: $TMPDIR/scrub-bench)."),
+            OptionSpec(names: ["--cache"], takesValue: false, help: "Instead: measure the thumbnail cache on FILE (decode vs memory-tier hit vs disk-tier hit, disk lookups at 100/1,000/10,000 entries)."),
             OptionSpec(names: ["--child"], takesValue: true, valueName: "MODE", help: "(internal) run one mode in this process and print its measurement."),
         ],
         discussion: """
@@ -23,6 +24,26 @@ enum BenchCommand {
         above the process's own baseline (libraries loaded), and the result's theoretical size (w × h × 4).
         """)
 
+    /// `--cache`: the cache's figures for one file, as a table or JSON lines.
+    static func runCache(_ p: ParsedArguments) throws -> Int32 {
+        guard p.positional.count == 1 else { throw UsageError(message: "--cache measures one file", command: "bench") }
+        let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("scrub-bench-cache-\(getpid())")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let figures: [CacheBenchmark.Figure]
+        do { figures = try CacheBenchmark.run(path: p.positional[0], scratch: scratch, progress: { printError($0) }) }
+        catch let e as MediaError { printError("scrub: \(e)"); return 1 }
+        let decode = figures[0].seconds
+        for f in figures {
+            if p.flag("--json") {
+                printOut(JSON.object([("measure", .string(f.name)), ("medianSeconds", .double(f.seconds)), ("operations", .int(f.operations))]).text)
+            } else {
+                let ratio = f.name.hasSuffix("hit") ? String(format: "  (%.5f× the decode)", f.seconds / decode) : ""
+                printOut(f.name.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%10.3f ms", f.seconds * 1000) + ratio)
+            }
+        }
+        return 0
+    }
+
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
         if let m = p.value("--child") {
@@ -30,6 +51,7 @@ enum BenchCommand {
             do { printOut(try DecodeBenchmark.measure(mode, path: p.positional[0]).json.text); return 0 }
             catch { printError("scrub: \(error)"); return 1 }
         }
+        if p.flag("--cache") { return try runCache(p) }
         let runs = try p.int("--runs", in: 3...100, command: "bench") ?? 5
         var files = p.positional
         if files.isEmpty {

@@ -221,3 +221,36 @@ import Testing
         return try python(script, [png]).split(separator: " ").compactMap { Int($0) }
     }
 }
+
+/// The shipped `share/thumbnailers/scrub.thumbnailer`, run the way a file manager runs it.
+@Suite struct ThumbnailerEntryTests {
+    @Test func itsExecLineMakesAPNGOfTheAskedSize() throws {
+        let entry = try String(contentsOf: Scrub.packageRoot.appendingPathComponent("share/thumbnailers/scrub.thumbnailer"), encoding: .utf8)
+        #expect(entry.hasPrefix("[Thumbnailer Entry]\n"))
+        let exec = try #require(entry.split(separator: "\n").first { $0.hasPrefix("Exec=") }).dropFirst("Exec=".count)
+        let mime = try #require(entry.split(separator: "\n").first { $0.hasPrefix("MimeType=") })
+        #expect(mime.contains("video/mp4;") && mime.contains("video/x-matroska;") && mime.contains("image/heic;"))
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-thumbnailer-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: d) }
+        for (sample, size) in [("rotated90.mp4", 128), ("h264_gop2s.mp4", 256)] {
+            // Desktops pass the output as a temporary name, not always ending in .png.
+            let out = d + "/out-\(size).tmp"
+            let words = exec.split(separator: " ").map { w -> String in
+                switch w {
+                case "%i": return Scrub.packageRoot.appendingPathComponent("samples/\(sample)").path
+                case "%o": return out
+                case "%s": return String(size)
+                default: return String(w)
+                }
+            }
+            #expect(words.first == "scrub")
+            let r = try Scrub.run(Array(words.dropFirst()))
+            #expect(r.status == 0, "\(r.stderr)")
+            let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            let w = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, h = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
+            #expect(max(w, h) == size, "\(sample): \(w)×\(h)")
+        }
+    }
+}
