@@ -25,7 +25,7 @@ enum ThumbsCommand {
             OptionSpec(names: ["-j", "--jobs"], takesValue: true, valueName: "N", help: "Files at once (default: number of cores)."),
             OptionSpec(names: ["--json"], takesValue: true, valueName: "FILE|-", help: "JSON-lines manifest: a record per thumbnail or failure, then a summary."),
             OptionSpec(names: ["--resume"], takesValue: false, help: "Skip files whose outputs from an earlier run with the same settings are complete (and whose source has not changed)."),
-            OptionSpec(names: ["--cache"], takesValue: false, help: "Keep each file's outputs in $XDG_CACHE_HOME/scrub; a file seen before with the same settings (and unchanged) is written from there without decoding."),
+            OptionSpec(names: ["--cache"], takesValue: false, help: "Keep each file's outputs in $XDG_CACHE_HOME/scrub (a file seen before with the same settings, and unchanged, is written from there without decoding), and give file managers each file's thumbnail (freedesktop.org cache)."),
             OptionSpec(names: ["--shard"], takesValue: true, valueName: "K/N", help: "Process only shard K of N (stable hash of each path), for parallel jobs."),
             OptionSpec(names: ["--sheet"], takesValue: true, valueName: "CxR", help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
@@ -51,7 +51,10 @@ enum ThumbsCommand {
         if let j = try p.int("--jobs", in: 1...256, command: "thumbs") { opts.jobs = j }
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumbs") { opts.pixelLimit = n }
         opts.resume = p.flag("--resume")
-        if p.flag("--cache") { opts.cache = CommandCache.files }
+        if p.flag("--cache") {
+            opts.cache = CommandCache.files
+            opts.desktop = CommandCache.desktop
+        }
         opts.vtt = p.flag("--vtt")
         opts.skipsBlankFrames = !p.flag("--keep-blank")
 

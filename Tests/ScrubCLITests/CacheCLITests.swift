@@ -191,6 +191,54 @@ import Testing
         #expect(lines.contains("b.mp4: 3 thumbnails in"), "\(lines)")
         let probe = try Scrub.run(["info", d + "/one/b.mp4-0.jpg", "--json"])
         #expect(probe.stdout.contains("\"height\":64"), "\(probe.stdout)")
+        // File managers get each file's thumbnail: 300 px thumbnails give the 256 px ("large") desktop one.
+        let big = try Scrub.run(["thumbs", src + "/a.mp4", "--count", "3", "--max-size", "300", "--out", d + "/big", "--cache"], environment: env)
+        #expect(big.status == 0)
+        var st = stat()
+        stat(src + "/a.mp4", &st)
+        let md5 = try python(CacheCLITests.specName, [src + "/a.mp4"]).split(separator: "\n")[1]
+        let attrs = try python(CacheCLITests.readPNG, [d + "/cache/thumbnails/large/\(md5).png"])
+        #expect(attrs.contains("Thumb::MTime=\(st.st_mtim.tv_sec)\n") && attrs.contains("size=256x144"), "\(attrs)")
+    }
+
+    /// Runs mount(8)/umount(8); true when it worked.
+    static func system(_ tool: String, _ args: [String]) -> Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = args
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+
+    /// Whether this machine lets the tests mount a small tmpfs (root with the right to mount).
+    static let canMountTmpfs: Bool = {
+        guard getuid() == 0 else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-mount-probe-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        guard system("/bin/mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", probe]) else { return false }
+        return system("/bin/umount", [probe])
+    }()
+
+    /// A full disk under the cache: a 64 KiB tmpfs, nearly filled.
+    @Test(.enabled(if: CacheCLITests.canMountTmpfs, "needs the right to mount a tmpfs"))
+    func aFullDiskIsAWarning() throws {
+        let d = try tempDir(); defer { try? FileManager.default.removeItem(atPath: d) }
+        let mnt = d + "/small"
+        try FileManager.default.createDirectory(atPath: mnt, withIntermediateDirectories: true)
+        try #require(CacheCLITests.system("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt]))
+        defer { _ = CacheCLITests.system("/bin/umount", [mnt]) }
+        try Data(count: 60 << 10).write(to: URL(fileURLWithPath: mnt + "/filler"))
+        let clip = samples.appendingPathComponent("h264_gop2s.mp4").path
+        for extra in [["--at", "2"], []] {
+            let r = try Scrub.run(["thumb", clip, "--max-size", "320", "--cache", "-o", d + "/x.jpg"] + extra, environment: ["XDG_CACHE_HOME": mnt])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stderr.contains("No space left on device") && r.stderr.contains("warning"), "\(r.stderr)")
+        }
+        let left = FileManager.default.enumerator(atPath: mnt)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".tmp") || $0.hasSuffix(".entry") || $0.hasSuffix(".png") }
+        #expect(left.isEmpty, "no partial entries: \(left)")
     }
 
     /// The middle pixel of a PNG, read with `scrub thumb --max-size 1` would average; read it with Python instead.

@@ -35,6 +35,9 @@ public struct BatchOptions: Sendable {
     /// Where finished files' outputs are kept (disk tier): a file seen before with the same settings is written from
     /// it without decoding. Keyed on the source's identity, so a changed file is redone.
     public var cache: ThumbnailCache? = nil
+    /// Also offer each file's thumbnail nearest 10 % to the desktop's thumbnail cache (freedesktop.org), so file
+    /// managers show it without making their own.
+    public var desktop: DesktopThumbnailer? = nil
 
     public init(outputDirectory: String) { self.outputDirectory = outputDirectory }
 
@@ -197,6 +200,11 @@ public final class BatchRunner: Sendable {
                 case .success(let t): good.append((r.index, t))
                 case .failure(let e): result.errors.append((r.index, e))
                 }
+            }
+            if let desktop = options.desktop, let id = SourceIdentity(path: source), !good.isEmpty {
+                let tenth = timeline.duration.isNumeric ? timeline.start + timeline.duration.multiplied(byRatio: 1, divisor: 10) : timeline.start
+                let pick = good.min { abs(($0.1.requestedTime - tenth).seconds) < abs(($1.1.requestedTime - tenth).seconds) }!
+                desktop.offer(pick.1, path: source, identity: id, originalLongestSide: max(timeline.displayWidth, timeline.displayHeight))
             }
             if let sheet = options.sheet {
                 if options.skipsBlankFrames { good = try replacingBlankTiles(good, generator: gen, timeline: timeline) }

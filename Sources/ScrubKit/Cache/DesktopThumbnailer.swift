@@ -1,4 +1,5 @@
 import FFmpegBridge
+import Foundation
 import MediaTime
 
 /// A file's thumbnail through the desktop's cache (``DesktopThumbnails``): served from it when a valid one covers the
@@ -68,5 +69,32 @@ public struct DesktopThumbnailer: Sendable {
         var fitted = made
         fitted.image = try Scaler().resize(made.image, width: w, height: h)
         return (fitted, false)
+    }
+
+    /// Offers a thumbnail made anyway (a batch's) as the file's desktop thumbnail: when no valid one is there, it is
+    /// stored for the largest flavor it covers (fitted to it), or for `normal` when the original itself is smaller.
+    /// `originalLongestSide`: the file's display size's longest side.
+    public func offer(_ thumb: Thumbnail, path: String, identity: SourceIdentity, originalLongestSide: Int) {
+        let longest = max(thumb.image.width, thumb.image.height)
+        let flavor: DesktopThumbnails.Flavor
+        if let f = DesktopThumbnails.Flavor.allCases.last(where: { $0.rawValue <= longest }) {
+            flavor = f
+        } else if originalLongestSide <= longest {
+            flavor = .normal   // the whole picture is smaller than 128: kept at its size, as the spec says
+        } else {
+            return
+        }
+        let uri = DesktopThumbnails.uri(forPath: path)
+        if let existing = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: desktop.thumbnailPath(uri: uri, flavor: flavor)))),
+           DesktopThumbnails.isValid(existing, uri: uri, identity: identity) {
+            return
+        }
+        do {
+            let (w, h) = MaximumSize.longestSide(flavor.rawValue).fit(width: thumb.image.width, height: thumb.image.height)
+            let image = (w, h) == (thumb.image.width, thumb.image.height) ? thumb.image : try Scaler().resize(thumb.image, width: w, height: h)
+            try desktop.store(png: ImageEncoder.encode(image, as: .png), path: path, identity: identity, flavor: flavor, software: software)
+        } catch {
+            warn("cache: cannot write in \(desktop.root): \(error); going on without it")
+        }
     }
 }
