@@ -87,6 +87,29 @@ struct DiskCacheTests {
         #expect(warnings.withLock { $0.count } == 1, "one warning per kind of trouble")
     }
 
+    @Test func noDamageAnywhereInAnEntryIsServedOrCrashes() throws {
+        let d = try tempDir(); defer { try? FileManager.default.removeItem(atPath: d) }
+        let c = DiskCache(directory: d, budget: 1 << 20)
+        let payload = (0..<64).map { UInt8($0) }
+        c.store(payload, for: "k")
+        let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: c.entryPath(for: "k"))))
+        // Every byte of the entry (header lengths included) with each of three bit patterns flipped.
+        for i in 0..<good.count {
+            for flip: UInt8 in [0x80, 0x01, 0xFF] {
+                var bad = good
+                bad[i] ^= flip
+                #expect(DiskCache.decode(bad, key: Array("k".utf8)) == nil, "byte \(i) ^ \(flip)")
+            }
+        }
+        for n in 0..<good.count { #expect(DiskCache.decode(Array(good.prefix(n)), key: Array("k".utf8)) == nil) }
+        #expect(DiskCache.decode(good, key: Array("k".utf8)) == payload)
+        // And the payloads a thumbnail cache and a batch keep, cut short: nothing decodes from them.
+        let thumb = Thumbnail(requestedTime: s(1), actualTime: s(1), image: RGBImage(width: 2, height: 2), orientation: .identity, isExact: true)
+        let bytes = ThumbnailCache.encodeThumbnail(thumb)
+        #expect(ThumbnailCache.decodeThumbnail(bytes)?.image == thumb.image)
+        for n in 0..<bytes.count { #expect(ThumbnailCache.decodeThumbnail(Array(bytes.prefix(n))) == nil) }
+    }
+
     @Test func anEntryOfAnotherKeyAtTheSamePathIsAMiss() throws {
         let d = try tempDir(); defer { try? FileManager.default.removeItem(atPath: d) }
         let c = DiskCache(directory: d, budget: 1 << 20)

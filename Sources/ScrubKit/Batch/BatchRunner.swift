@@ -266,7 +266,7 @@ public final class BatchRunner: Sendable {
         guard let b = options.cache?.disk?.bytes(for: key) else { return nil }
         var r = ByteReader(b)
         func take(_ n: Int) -> [UInt8]? {
-            guard n >= 0, r.offset + n <= b.count else { return nil }
+            guard n >= 0, n <= b.count - r.offset else { return nil }
             defer { r.offset += n }
             return Array(b[r.offset..<(r.offset + n)])
         }

@@ -84,8 +84,10 @@ public final class DiskCache: Sendable {
     /// The payload of an entry file's bytes if they are whole and belong to `key`.
     static func decode(_ data: [UInt8], key: [UInt8]) -> [UInt8]? {
         guard data.count >= headerSize, Array(data[0..<8]) == magic else { return nil }
-        let keyLength = Int(readLE(data, 8, 4)), payloadLength = Int(readLE(data, 12, 8)), crc = UInt32(readLE(data, 20, 4))
-        guard keyLength >= 0, payloadLength >= 0, data.count == headerSize + keyLength + payloadLength,
+        // (Lengths from a damaged header can be anything: compared without arithmetic that could overflow.)
+        let keyLength = Int(readLE(data, 8, 4)), crc = UInt32(readLE(data, 20, 4))
+        guard keyLength <= data.count - headerSize, let payloadLength = Int(exactly: readLE(data, 12, 8)),
+              payloadLength == data.count - headerSize - keyLength,
               data[headerSize..<(headerSize + keyLength)].elementsEqual(key) else { return nil }
         let payload = Array(data[(headerSize + keyLength)...])
         return Checksum.crc32(payload) == crc ? payload : nil
@@ -95,7 +97,7 @@ public final class DiskCache: Sendable {
     static func storedKey(_ data: [UInt8]) -> [UInt8]? {
         guard data.count >= headerSize, Array(data[0..<8]) == magic else { return nil }
         let keyLength = Int(readLE(data, 8, 4))
-        guard data.count >= headerSize + keyLength else { return nil }
+        guard keyLength <= data.count - headerSize else { return nil }
         return Array(data[headerSize..<(headerSize + keyLength)])
     }
 
