@@ -22,17 +22,24 @@ public enum MaximumSize: Sendable, Equatable {
     /// (half up), never below 1. Without `allowsUpscaling` a picture smaller than the box keeps its size.
     public func fit(width: Int, height: Int, allowsUpscaling: Bool = false) -> (width: Int, height: Int) {
         guard width > 0, height > 0 else { return (max(width, 0), max(height, 0)) }
-        var boxW: Int, boxH: Int
+        let boxW: Int, boxH: Int
         switch self {
         case .unscaled: return (width, height)
         case .longestSide(let n): boxW = n; boxH = n
         case .box(let w, let h): boxW = w; boxH = h
         }
         if boxW <= 0 && boxH <= 0 { return (width, height) }
-        if boxW <= 0 { boxW = Int.max }
-        if boxH <= 0 { boxH = Int.max }
-        // Scale factor = min(boxW / width, boxH / height), compared exactly in integers.
-        let widthBound = boxW.multipliedReportingOverflow(by: height).overflow ? false : boxW * height <= boxH * width
+        // Scale factor = min(boxW / width, boxH / height), compared exactly in integers; a side given as 0 is
+        // unconstrained, so the other one decides.
+        let widthBound: Bool
+        if boxH <= 0 {
+            widthBound = true
+        } else if boxW <= 0 {
+            widthBound = false
+        } else {
+            let a = boxW.multipliedReportingOverflow(by: height), b = boxH.multipliedReportingOverflow(by: width)
+            widthBound = a.overflow || b.overflow ? Double(boxW) / Double(width) <= Double(boxH) / Double(height) : a.partialValue <= b.partialValue
+        }
         var outW: Int, outH: Int
         if widthBound {
             outW = boxW

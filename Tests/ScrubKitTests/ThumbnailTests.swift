@@ -190,6 +190,8 @@ struct ThumbnailFidelityTests {
     @Test func boxAndUnscaled() {
         #expect(MaximumSize.box(width: 200, height: 200).fit(width: 400, height: 100) == (200, 50))
         #expect(MaximumSize.box(width: 0, height: 90).fit(width: 1600, height: 900) == (160, 90))
+        #expect(MaximumSize.box(width: 100, height: 0).fit(width: 1920, height: 1080) == (100, 56), "a width alone (--width 100) once overflowed")
+        #expect(MaximumSize.box(width: 300, height: 0).fit(width: 360, height: 640) == (300, 533))
         #expect(MaximumSize.unscaled.fit(width: 7680, height: 4320) == (7680, 4320))
         #expect(MaximumSize.longestSide(10).fit(width: 10000, height: 1) == (10, 1))  // never below 1
     }
