@@ -30,14 +30,18 @@ let package = Package(
         // libsixel (sixel encoding) and its thin bridge: part of the C-bridge layer, like FFmpegBridge.
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
         .target(name: "SixelBridge", dependencies: ["CSixel"]),
+        // FreeType + fontconfig and their thin bridge: anti-aliased Unicode text for contact sheets and charts.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .target(name: "TextBridge", dependencies: ["CFreeType", "CFontconfig"]),
         // Core: media inspection, thumbnails, player. Sees only Swift types.
-        .target(name: "ScrubKit", dependencies: ["MediaTime", "FFmpegBridge"]),
+        .target(name: "ScrubKit", dependencies: ["MediaTime", "FFmpegBridge", "TextBridge"]),
         // Terminal front end: progress bars, terminal graphics, the scrubbing player UI.
         .target(name: "ScrubTerminal", dependencies: ["ScrubKit", "MediaTime", "SixelBridge"]),
         // The command-line tool.
         .executableTarget(name: "scrub", dependencies: ["ScrubTerminal", "ScrubKit", "MediaTime"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
-        .testTarget(name: "ScrubKitTests", dependencies: ["ScrubKit", "FFmpegBridge", "MediaTime", "ScrubTerminal"]),
+        .testTarget(name: "ScrubKitTests", dependencies: ["ScrubKit", "FFmpegBridge", "MediaTime", "ScrubTerminal", "TextBridge"]),
         // Runs the built `scrub` binary: exit codes, help, JSON contracts.
         .testTarget(name: "ScrubCLITests", dependencies: ["scrub"]),
     ],

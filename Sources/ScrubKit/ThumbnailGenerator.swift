@@ -43,6 +43,32 @@ public struct ThumbnailGenerator: Sendable {
     /// are cached (their ``SourceIdentity`` is part of the key), and only calls with fixed times (`image(at:)`,
     /// `generate(at:)`, `images(at:)`).
     public var cache: ThumbnailCache? = nil
+    /// Representative frames (`--best`): instead of the frame at each time, the best-looking of several frames in
+    /// ``representativeWindow`` around it — not blank, not a fade, the sharpest and most colourful (``FrameScore``).
+    /// Candidates are the keyframes found across the window (one frame decoded each, scored at the output size); the
+    /// frame at the time itself is added when none of them shows anything. `actualTime` says which frame won.
+    public var selectsRepresentativeFrames = false
+    /// The span (centred on each requested time) searched for a representative frame. Default 2 s.
+    public var representativeWindow = RepresentativeWindow.span(MediaTime(value: 2, timescale: 1))
+
+    /// How wide the search for a representative frame is.
+    public enum RepresentativeWindow: Sendable, Equatable, CustomStringConvertible {
+        /// This long, centred on the time.
+        case span(MediaTime)
+        /// This fraction of the file's duration (2 s when unknown): `thumb` without `--at` looks at 10–30 %.
+        case fractionOfDuration(Double)
+        /// Half the distance to the neighbouring requested times (2 s for a single time): windows never overlap,
+        /// so a batch's thumbnails stay in time order.
+        case betweenNeighbours
+
+        public var description: String {
+            switch self {
+            case .span(let t): return "span:\(t.description)"
+            case .fractionOfDuration(let f): return "fraction:\(f)"
+            case .betweenNeighbours: return "neighbours"
+            }
+        }
+    }
 
     /// The default tolerance before the requested time: 1 s. AVAssetImageGenerator's default (+∞) can return a
     /// frame a whole GOP (often 2–10 s) early, which surprises users who asked for a time; 1 s keeps results close
@@ -147,7 +173,8 @@ public struct ThumbnailGenerator: Sendable {
         ["v1", identity.description, time.description, maximumSize.key, allowsUpscaling ? "up" : "-",
          appliesPreferredTrackTransform ? "rot" : "norot", requestedTimeToleranceBefore.description,
          requestedTimeToleranceAfter.description, toneMapsHDR ? "tm" : "notm", allowsShrinkOnLoad ? "sol" : "-",
-         allowsFastDecoding ? "fd" : "-", acceptsApproximateFrames ? "approx" : "-"].joined(separator: "|")
+         allowsFastDecoding ? "fd" : "-", acceptsApproximateFrames ? "approx" : "-",
+         selectsRepresentativeFrames ? "best:\(representativeWindow.description)" : "-"].joined(separator: "|")
     }
 
     /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
@@ -240,9 +267,25 @@ public struct ThumbnailGenerator: Sendable {
         }
         let scaler = Scaler()
         var cache: (time: MediaTime, thumb: Thumbnail)? = nil
-        for r in requests {
+        for (k, r) in requests.enumerated() {
             if isCancelled() { throw MediaError(.cancelled, path: path, "cancelled") }
             do {
+                if selectsRepresentativeFrames && !source.isStill {
+                    let gaps = [k > 0 ? r.time - requests[k - 1].time : nil, k + 1 < requests.count ? requests[k + 1].time - r.time : nil]
+                        .compactMap { $0 }.filter { $0 > .zero }
+                    let window: MediaTime
+                    switch representativeWindow {
+                    case .span(let w): window = w
+                    case .fractionOfDuration(let f):
+                        window = source.duration.isNumeric ? MediaTime(seconds: source.duration.seconds * f, preferredTimescale: 1000)
+                                                          : MediaTime(value: 2, timescale: 1)
+                    case .betweenNeighbours: window = gaps.min()?.multiplied(byRatio: 1, divisor: 2) ?? MediaTime(value: 2, timescale: 1)
+                    }
+                    var thumb = try representativeFrame(near: r.time, window: window, source: source, extractor: extractor, scaler: scaler)
+                    thumb.requestedTime = r.time
+                    deliver(ThumbnailResult(index: r.index, request: r.expression, result: .success(thumb)))
+                    continue
+                }
                 let found = try extractor.frame(at: r.time, toleranceBefore: requestedTimeToleranceBefore,
                                                 toleranceAfter: requestedTimeToleranceAfter)
                 var thumb: Thumbnail
@@ -271,6 +314,40 @@ public struct ThumbnailGenerator: Sendable {
     func inWindow(_ actual: MediaTime, of requested: MediaTime) -> Bool {
         (requestedTimeToleranceBefore.isPositiveInfinity || actual >= requested - requestedTimeToleranceBefore) &&
             (requestedTimeToleranceAfter.isPositiveInfinity || actual <= requested + requestedTimeToleranceAfter)
+    }
+
+    /// The best-scoring frame around `time` (see ``selectsRepresentativeFrames``). Only the best picture so far is
+    /// kept, at the output size.
+    func representativeFrame(near time: MediaTime, window: MediaTime, source: VideoSource, extractor: FrameExtractor,
+                             scaler: Scaler) throws -> Thumbnail {
+        let half = window.multiplied(byRatio: 1, divisor: 2)
+        var lo = time - half, hi = time + half
+        if lo < source.start { lo = source.start }
+        if source.duration.isNumeric, hi > source.start + source.duration { hi = source.start + source.duration }
+        if hi < lo { hi = lo }
+        var best: (score: FrameScore, thumb: Thumbnail)? = nil
+        var seen: Set<MediaTime> = []
+        func consider(_ found: FrameExtractor.Found) throws {
+            guard seen.insert(found.time).inserted else { return }
+            let thumb = try makeThumbnail(found, scaler: scaler, facts: source.stream)
+            let score = FrameScore(thumb.image)
+            if best == nil || best!.score < score { best = (score, thumb) }
+        }
+        let steps = 4
+        for i in 0...steps {
+            let c = lo + (hi - lo).multiplied(byRatio: Int32(i), divisor: Int32(steps))
+            guard let found = try? extractor.frame(at: c, toleranceBefore: .positiveInfinity, toleranceAfter: .zero),
+                  found.time >= lo, found.time <= hi else { continue }
+            try consider(found)
+        }
+        if best == nil || best!.score.isBlank {
+            let found = try extractor.frame(at: time, toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter)
+            try consider(found)
+        }
+        var thumb = best!.thumb
+        thumb.isExact = false
+        thumb.isApproximate = false
+        return thumb
     }
 
     /// Scales straight from the decoder's YUV to the output size in one pass, then rotates the small picture.

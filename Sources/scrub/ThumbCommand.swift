@@ -47,7 +47,8 @@ enum ThumbCommand {
         abstract: "Write a thumbnail of a video at a time (or of a still image), fitted to a maximum size, upright.",
         usage: "scrub thumb FILE --at TIME [--max-size N | --width W --height H] [--exact | --fast | --tolerance T] [--format F] [-o OUT] [--json]",
         options: [
-            OptionSpec(names: ["-t", "--at"], takesValue: true, valueName: "TIME", help: "12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4 (default 50%). Repeat for several."),
+            OptionSpec(names: ["-t", "--at"], takesValue: true, valueName: "TIME", help: "12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4. Repeat for several. Default: a representative frame between 10% and 30%."),
+            OptionSpec(names: ["--best"], takesValue: false, help: "Around each time (±1 s), the best-looking frame: not black, blank or a fade; the sharpest and most colourful."),
         ] + OutputOptions.specs + [
             OptionSpec(names: ["--exact"], takesValue: false, help: "The frame whose display interval contains TIME (decodes from the keyframe before)."),
             OptionSpec(names: ["--fast"], takesValue: false, help: "The keyframe at or before TIME (fastest; can be a GOP early)."),
@@ -80,7 +81,8 @@ enum ThumbCommand {
         }
         let path = p.positional[0]
         let out = try OutputOptions(p, command: "thumb")
-        let atTexts = p.values("--at").isEmpty ? ["50%"] : p.values("--at")
+        // Without --at: the file's representative frame, searched between 10 % and 30 % (intros and credits left out).
+        let atTexts = p.values("--at").isEmpty ? ["20%"] : p.values("--at")
         var times: [TimeExpression] = []
         for t in atTexts {
             do { times.append(try TimeExpression(parsing: t)) } catch let e as TimeExpressionError {
@@ -95,6 +97,12 @@ enum ThumbCommand {
         gen.allowsFastDecoding = !p.flag("--no-fast-decode")
         gen.allowsParallelDecoding = !p.flag("--no-fast-decode")
         gen.acceptsApproximateFrames = p.flag("--approximate")
+        if p.values("--at").isEmpty {
+            gen.selectsRepresentativeFrames = true
+            gen.representativeWindow = .fractionOfDuration(0.2)
+        } else if p.flag("--best") {
+            gen.selectsRepresentativeFrames = true
+        }
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
         let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
         if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumb") }

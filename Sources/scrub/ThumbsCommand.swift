@@ -28,6 +28,15 @@ enum ThumbsCommand {
             OptionSpec(names: ["--cache"], takesValue: false, help: "Keep each file's outputs in $XDG_CACHE_HOME/scrub (a file seen before with the same settings, and unchanged, is written from there without decoding), and give file managers each file's thumbnail (freedesktop.org cache)."),
             OptionSpec(names: ["--shard"], takesValue: true, valueName: "K/N", help: "Process only shard K of N (stable hash of each path), for parallel jobs."),
             OptionSpec(names: ["--sheet"], takesValue: true, valueName: "CxR", help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
+            OptionSpec(names: ["--columns"], takesValue: true, valueName: "C", help: "Contact sheet with C columns (with --rows; same as --sheet CxR)."),
+            OptionSpec(names: ["--rows"], takesValue: true, valueName: "R", help: "Contact sheet with R rows."),
+            OptionSpec(names: ["--spacing"], takesValue: true, valueName: "PX", help: "With --sheet: pixels between and around tiles (default 8)."),
+            OptionSpec(names: ["--background"], takesValue: true, valueName: "COLOR", help: "With --sheet: #rrggbb or black/white/gray/darkgray/lightgray/navy (default #181818)."),
+            OptionSpec(names: ["--font"], takesValue: true, valueName: "FONT", help: "With --sheet: a font file or fontconfig name ('DejaVu Serif', 'sans-serif:bold'); default sans-serif (DejaVu Sans)."),
+            OptionSpec(names: ["--absolute-times"], takesValue: false, help: "With --sheet: label tiles with presentation timestamps (default: time from the start of the file)."),
+            OptionSpec(names: ["--skip"], takesValue: true, valueName: "P%", help: "Leave out P% of the timeline at each end when spreading --count times (default: 7% for sheets, 0 otherwise)."),
+            OptionSpec(names: ["--best"], takesValue: false, help: "Representative frames: around each time, the best-looking frame (not black, blank or a fade; the sharpest, most colourful). Default for sheets."),
+            OptionSpec(names: ["--no-best"], takesValue: false, help: "With --sheet: take the frames at the times as they are."),
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
             OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews)."),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
@@ -89,7 +98,42 @@ enum ThumbsCommand {
             }
             opts.sheet = (parts[0], parts[1])
         }
+        if p.value("--columns") != nil || p.value("--rows") != nil {
+            guard opts.sheet == nil else { throw UsageError(message: "use either --sheet CxR or --columns/--rows", command: "thumbs") }
+            let c = try p.int("--columns", in: 1...20, command: "thumbs") ?? 4
+            let r = try p.int("--rows", in: 1...20, command: "thumbs") ?? 4
+            opts.sheet = (c, r)
+        }
         if opts.sheet != nil && opts.vtt { throw UsageError(message: "choose one of --sheet and --vtt", command: "thumbs") }
+        if let sheet = opts.sheet {
+            // With a sheet, --width is the sheet's width: the tiles are made to fit it.
+            if let w = try p.int("--width", in: 64...20_000, command: "thumbs") {
+                if p.value("--max-size") != nil { throw UsageError(message: "with --sheet, use --width (the sheet's) or --max-size (the tiles'), not both", command: "thumbs") }
+                opts.sheetStyle.width = w
+                if p.value("--height") != nil { throw UsageError(message: "with --sheet, the height follows from --width and the rows", command: "thumbs") }
+            }
+            opts.sheetStyle.columns = sheet.columns
+            if let sp = try p.int("--spacing", in: 0...200, command: "thumbs") { opts.sheetStyle.spacing = sp }
+            if let b = p.value("--background") {
+                guard let c = RGBColor(parsing: b) else { throw UsageError(message: "--background expects #rrggbb or a colour name, got '\(b)'", command: "thumbs") }
+                opts.sheetStyle.background = c
+            }
+            opts.sheetStyle.font = p.value("--font")
+            opts.absoluteTimes = p.flag("--absolute-times")
+            opts.skipsEdges = 0.07
+            opts.selectsRepresentativeFrames = !p.flag("--no-best")
+        } else {
+            for o in ["--spacing", "--background", "--font", "--absolute-times", "--no-best"] where p.value(o) != nil || p.flag(o) {
+                throw UsageError(message: "\(o) goes with --sheet", command: "thumbs")
+            }
+            opts.selectsRepresentativeFrames = p.flag("--best")
+        }
+        if let skip = p.value("--skip") {
+            guard let v = Double(skip.hasSuffix("%") ? String(skip.dropLast()) : skip), v >= 0, v < 45 else {
+                throw UsageError(message: "--skip expects a percentage below 45, such as 7%, got '\(skip)'", command: "thumbs")
+            }
+            opts.skipsEdges = v / 100
+        }
         var shard: (k: Int, n: Int)? = nil
         if let s = p.value("--shard") {
             let parts = s.split(separator: "/").compactMap { Int($0) }

@@ -43,15 +43,54 @@ extension BatchRunner {
     func writeSheet(_ good: [(Int, Thumbnail)], columns: Int, timeline: ThumbnailGenerator.Timeline, source: String,
                     naming: BatchNaming, into result: inout BatchFileResult) throws {
         guard !good.isEmpty else { return }
-        let file = (source as NSString).lastPathComponent
-        var header = file
-        if timeline.duration.isNumeric { header += "  " + timeline.duration.formatted(fractionDigits: 1) }
-        header += "  \(timeline.displayWidth)×\(timeline.displayHeight)  \(timeline.codec)"
-        let sheet = ImageComposer.contactSheet(good.map { ($0.1.image, $0.1.actualTime) }, columns: columns, header: header)
+        var style = options.sheetStyle
+        style.columns = columns
+        let labels = BatchRunner.tileLabels(good.map(\.1.actualTime), start: timeline.start, absolute: options.absoluteTimes)
+        let (title, details) = BatchRunner.sheetHeader(source: source, timeline: timeline)
+        let sheet = try ImageComposer.contactSheet(zip(good, labels).map { ($0.0.1.image, $0.1) }, style: style, title: title,
+                                                   details: details, path: source)
         let name = naming.name(source: source, index: 0, seconds: nil, ext: options.format.fileExtension)
             .replacingOccurrences(of: "-0.", with: "-sheet.")
         try emit(ImageEncoder.encode(sheet, as: options.format, quality: options.quality), name: name, into: &result)
         for (index, t) in good { result.records.append(record(source, index, t, output: name)) }
+    }
+
+    /// Tile labels: times from the start of the file (`absolute`: presentation timestamps), one format per sheet.
+    static func tileLabels(_ times: [MediaTime], start: MediaTime, absolute: Bool) -> [String] {
+        let origin = absolute || !start.isNumeric ? 0 : start.seconds
+        return SheetTimes.labels(times.map { $0.seconds - origin })
+    }
+
+    /// A sheet's header: the file's name, then its facts (size on disk, duration, picture, codec, frame rate, bit
+    /// rate) and its sound, from the container's headers.
+    static func sheetHeader(source: String, timeline: ThumbnailGenerator.Timeline) -> (String, [String]) {
+        let title = (Redaction.display(source) as NSString).lastPathComponent
+        let info = MediaInspector(verifiesDecoding: false).inspect(path: source)
+        var facts: [String] = []
+        var st = stat()
+        if !Demuxer.isURL(source), stat(source, &st) == 0 { facts.append(byteCount(Int64(st.st_size))) }
+        if timeline.duration.isNumeric { facts.append(SheetTimes.label(timeline.duration.seconds, digits: 2, hours: timeline.duration.seconds >= 3600)) }
+        facts.append("\(timeline.displayWidth)×\(timeline.displayHeight)")
+        if let v = info.video {
+            facts.append(v.codec + (v.profile.map { " \($0)" } ?? "") + (v.bitDepth.map { $0 > 8 ? " \($0)-bit" : "" } ?? ""))
+            if let fps = v.averageFrameRate ?? v.frameRate, fps > 0 { facts.append(String(format: fps == fps.rounded() ? "%.0f fps" : "%.3g fps", fps)) }
+            if v.hdr != .none { facts.append("HDR " + v.hdr.rawValue.uppercased()) }
+        } else {
+            facts.append(timeline.codec)
+        }
+        if let b = info.bitRate, b > 0 { facts.append(b >= 1_000_000 ? String(format: "%.1f Mb/s", Double(b) / 1e6) : "\(b / 1000) kb/s") }
+        let audio = info.audio.isEmpty ? "no audio" : "audio: " + info.audio.map { a in
+            let ch = a.channels == 1 ? "mono" : a.channels == 2 ? "stereo" : "\(a.channels) ch"
+            return "\(a.codec) \(a.sampleRate % 1000 == 0 ? "\(a.sampleRate / 1000)" : String(format: "%.1f", Double(a.sampleRate) / 1000)) kHz \(ch)"
+        }.joined(separator: ", ")
+        return (title, [facts.joined(separator: "  ·  "), audio])
+    }
+
+    static func byteCount(_ n: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var v = Double(n), i = 0
+        while v >= 1024 && i < units.count - 1 { v /= 1024; i += 1 }
+        return i == 0 ? "\(n) B" : String(format: v >= 100 ? "%.0f" : "%.1f", v) + " " + units[i]
     }
 
     /// Sprites of at most 10×10 tiles, and a track whose cue i spans [time_i, time_i+1) on a timeline starting at 0.

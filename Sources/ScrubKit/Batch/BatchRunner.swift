@@ -21,6 +21,15 @@ public struct BatchOptions: Sendable {
     public var sheet: (columns: Int, rows: Int)? = nil
     /// Contact sheets: replace blank tiles (fades, solid frames) by a nearby frame that shows something.
     public var skipsBlankFrames = true
+    /// Contact sheets: layout, colours, font.
+    public var sheetStyle = SheetStyle()
+    /// Contact sheets: label tiles with presentation timestamps instead of times from the start of the file.
+    public var absoluteTimes = false
+    /// `.count` plans: leave out this fraction of the timeline at each end (intros, credits; vcsi leaves 7 %).
+    public var skipsEdges = 0.0
+    /// Representative frames (``ThumbnailGenerator/selectsRepresentativeFrames``), each searched for within half
+    /// the distance to its neighbours.
+    public var selectsRepresentativeFrames = false
     /// Sprites plus a WebVTT thumbnail track per file instead of separate thumbnails.
     public var vtt = false
     public var pixelLimit = MediaInspector.defaultPixelLimit
@@ -50,9 +59,11 @@ public struct BatchOptions: Sendable {
         case .at(let l): t = "at:" + l.map(\.description).joined(separator: ",")
         }
         let size = maximumSize.key
-        let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")" } ?? "-"
+        let st = sheetStyle
+        let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")|w\(st.width ?? 0)|sp\(st.spacing)|bg\(st.background.r),\(st.background.g),\(st.background.b)|f\(st.font ?? "")|\(absoluteTimes ? "abs" : "rel")" } ?? "-"
         return [t, size, format.rawValue, String(quality), toleranceBefore.description, toleranceAfter.description,
                 nameTemplate, s, String(vtt)].joined(separator: "|") + (acceptsApproximateFrames ? "|approximate" : "")
+            + (skipsEdges > 0 ? "|skip\(skipsEdges)" : "") + (selectsRepresentativeFrames ? "|best" : "")
     }
 }
 
@@ -181,6 +192,9 @@ public final class BatchRunner: Sendable {
         gen.pixelLimit = options.pixelLimit
         gen.acceptsApproximateFrames = options.acceptsApproximateFrames
         gen.allowsParallelDecoding = parallelFiles <= 1   // files already run in parallel: one decoder each
+        gen.selectsRepresentativeFrames = options.selectsRepresentativeFrames
+        gen.representativeWindow = .betweenNeighbours
+        if let w = options.sheetStyle.tileWidth, options.sheet != nil { gen.maximumSize = .box(width: w, height: 0) }
         let plan = options.sheet.map { BatchTimes.count($0.columns * $0.rows) } ?? options.times
         var reserved = 0
         defer { if reserved > 0 { budget.release(reserved) } }
@@ -189,7 +203,12 @@ public final class BatchRunner: Sendable {
                 // The file is open and its size known; hold its share of the memory budget while it decodes.
                 reserved = budget.reserve(t.displayWidth * t.displayHeight)
                 if t.isStill { return [.absolute(.zero)] }
-                guard let times = plan.times(start: t.start, duration: t.duration) else {
+                var (start, duration) = (t.start, t.duration)
+                if case .count = plan, options.skipsEdges > 0, duration.isNumeric {
+                    let edge = MediaTime(seconds: duration.seconds * min(0.45, options.skipsEdges), preferredTimescale: 90000)
+                    (start, duration) = (start + edge, duration - edge - edge)
+                }
+                guard let times = plan.times(start: start, duration: duration) else {
                     throw MediaError(.invalidRequest, path: source, "duration unknown: use --at with absolute times")
                 }
                 return times

@@ -37,22 +37,25 @@ public enum BenchChart {
         return s + "</svg>\n"
     }
 
-    /// The same chart drawn into a picture (bitmap font), for PNG output.
-    public static func picture(title: String, rows: [Row]) -> RGBImage {
+    /// The same chart drawn into a picture (FreeType text), for PNG output. Throws when no font is installed.
+    public static func picture(title: String, rows: [Row]) throws -> RGBImage {
+        let text = try TextPainter(font: nil, path: "chart")
         let maxV = max(1, rows.map { max($0.peak, $0.held, $0.theoretical) }.max() ?? 1)
         let left = 330, width = 520, rowH = 34, top = 56
         var img = RGBImage(width: left + width + 130, height: top + rows.count * rowH + 20)
         img.fill(x: 0, y: 0, width: img.width, height: img.height, (255, 255, 255))
-        BitmapFont.draw(title, into: &img, x: 10, y: 10, scale: 2, color: (20, 20, 20))
-        BitmapFont.draw("MIB ABOVE BASELINE: RED PEAK, TEAL HELD, BLACK = W*H*4", into: &img, x: 10, y: 34, scale: 1, color: (90, 90, 90))
+        text.draw(title, pixelSize: 17, into: &img, x: 10, y: 8, color: RGBColor(20, 20, 20))
+        text.draw("MiB above the process's own baseline: red peak, teal held with the result, black = w×h×4", pixelSize: 12,
+                  into: &img, x: 10, y: 34, color: RGBColor(90, 90, 90))
         func x(_ v: Double) -> Int { left + Int(v / maxV * Double(width)) }
         for (i, r) in rows.enumerated() {
             let y = top + i * rowH
-            BitmapFont.draw(String(r.label.prefix(52)), into: &img, x: 10, y: y + 10, scale: 1, color: (20, 20, 20))
+            text.draw(text.fitting(r.label, pixelSize: 12, maxWidth: left - 20), pixelSize: 12, into: &img, x: 10, y: y + 8, color: RGBColor(20, 20, 20))
             img.fill(x: left, y: y + 6, width: max(1, x(r.peak) - left), height: 10, (228, 87, 46))
             img.fill(x: left, y: y + 17, width: max(1, x(r.held) - left), height: 10, (23, 190, 187))
             img.fill(x: x(r.theoretical) - 1, y: y + 3, width: 2, height: 27, (20, 20, 20))
-            BitmapFont.draw(String(format: "%.1f/%.1f", r.peak, r.held), into: &img, x: x(max(r.peak, r.held)) + 6, y: y + 12, scale: 1, color: (50, 50, 50))
+            text.draw(String(format: "%.1f / %.1f", r.peak, r.held), pixelSize: 12, into: &img, x: x(max(r.peak, r.held)) + 6, y: y + 8,
+                      color: RGBColor(50, 50, 50))
         }
         return img
     }

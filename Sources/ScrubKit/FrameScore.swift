@@ -1,0 +1,68 @@
+import FFmpegBridge
+import Foundation
+
+/// How good a picture is as a thumbnail: not blank (black, white, flat, a fade), sharp, colourful — the measures
+/// ffmpegthumbnailer (histograms), ffmpeg's `thumbnail` filter and vcsi (sharpest frame, colour variety) use.
+/// Computed on the small picture (the thumbnail), so scoring costs little and holds nothing larger.
+public struct FrameScore: Sendable, Comparable {
+    /// Mean and spread of luma (0–255).
+    public var meanLuma: Double
+    public var lumaSpread: Double
+    /// Variance of the 4-neighbour Laplacian of luma: high for sharp detail, low for blur.
+    public var sharpness: Double
+    /// Entropy (bits, 0–9) of a 512-bin colour histogram: how varied the colours are.
+    public var colourVariety: Double
+
+    /// Nearly one flat colour (a black or white frame, a title card, the bottom of a fade).
+    public var isBlank: Bool { lumaSpread < 6 }
+
+    /// One number to compare by: blank pictures lose to any other; then sharpness (log scale) and colour variety,
+    /// with very dark or very bright pictures (fades) held back.
+    public var value: Double {
+        if isBlank { return -1000 + lumaSpread }
+        var v = log1p(sharpness) + 0.35 * colourVariety
+        if meanLuma < 35 || meanLuma > 225 { v -= 2 }
+        return v
+    }
+
+    public static func < (a: FrameScore, b: FrameScore) -> Bool { a.value < b.value }
+
+    /// The score of `image`.
+    public init(_ image: RGBImage) {
+        let w = image.width, h = image.height
+        guard w > 2, h > 2 else {
+            (meanLuma, lumaSpread, sharpness, colourVariety) = (0, 0, 0, 0)
+            return
+        }
+        var luma = [Double](repeating: 0, count: w * h)
+        var histogram = [Int](repeating: 0, count: 512)
+        var sum = 0.0, sumSquares = 0.0
+        for i in 0..<(w * h) {
+            let r = image.pixels[i * 3], g = image.pixels[i * 3 + 1], b = image.pixels[i * 3 + 2]
+            let y = 0.2126 * Double(r) + 0.7152 * Double(g) + 0.0722 * Double(b)
+            luma[i] = y
+            sum += y
+            sumSquares += y * y
+            histogram[Int(r >> 5) << 6 | Int(g >> 5) << 3 | Int(b >> 5)] += 1
+        }
+        let n = Double(w * h)
+        meanLuma = sum / n
+        lumaSpread = max(0, sumSquares / n - meanLuma * meanLuma).squareRoot()
+        var lapSum = 0.0, lapSquares = 0.0
+        for y in 1..<(h - 1) {
+            for x in 1..<(w - 1) {
+                let i = y * w + x
+                let l = luma[i - 1] + luma[i + 1] + luma[i - w] + luma[i + w] - 4 * luma[i]
+                lapSum += l
+                lapSquares += l * l
+            }
+        }
+        let m = Double((w - 2) * (h - 2))
+        sharpness = max(0, lapSquares / m - (lapSum / m) * (lapSum / m))
+        colourVariety = histogram.reduce(0.0) { e, c in
+            guard c > 0 else { return e }
+            let p = Double(c) / n
+            return e - p * log2(p)
+        }
+    }
+}

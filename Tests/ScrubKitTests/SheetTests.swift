@@ -1,0 +1,126 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+@testable import ScrubKit
+import Testing
+import TextBridge
+
+private func s(_ v: Int64, _ scale: Int32 = 1) -> MediaTime { MediaTime(value: v, timescale: scale) }
+
+/// Text through FreeType + fontconfig (the default font must be installed: fonts-dejavu-core, via tools/setup-deps).
+struct TextTests {
+    @Test func drawsAntiAliasedUnicodeInTheRightCase() throws {
+        let r = try TextRenderer()
+        #expect(r.fontPath.hasSuffix(".ttf") || r.fontPath.hasSuffix(".otf") || r.fontPath.hasSuffix(".ttc"))
+        let accented = r.render("Été à Paris", pixelSize: 20), plain = r.render("Ete a Paris", pixelSize: 20)
+        #expect(accented.width > 60 && accented.height >= 20)
+        #expect(accented.alpha != plain.alpha, "É, é, à are not E, e, a")
+        let lower = r.render("h264_gop2s.mp4", pixelSize: 16), upper = r.render("H264_GOP2S.MP4", pixelSize: 16)
+        #expect(lower.alpha != upper.alpha && lower.width < upper.width, "lower case stays lower case")
+        #expect(accented.alpha.contains { $0 > 0 && $0 < 255 }, "anti-aliased edges")
+        #expect(accented.alpha.contains(255))
+        // Bigger type is bigger.
+        #expect(r.render("0:07.12", pixelSize: 30).width > r.render("0:07.12", pixelSize: 12).width * 2)
+    }
+
+    @Test(.enabled(if: FontLocator.file(covering: 0x65E5) != nil, "no installed font has 日"))
+    func charactersTheFontLacksComeFromAnotherFont() throws {
+        let r = try TextRenderer()
+        let missing = r.render("\u{10FFFD}", pixelSize: 24)     // a private-use character no font has: the box
+        let nichi = r.render("日", pixelSize: 24)
+        #expect(nichi.alpha != missing.alpha)
+    }
+
+    @Test func aFontThatIsNotThereIsAClearError() {
+        #expect(throws: FontError.self) { try TextRenderer(font: "/nonexistent/font.ttf") }
+        do { _ = try TextRenderer(font: "/nonexistent/font.ttf") } catch { #expect("\(error)".contains("/nonexistent/font.ttf")) }
+    }
+}
+
+struct SheetLabelTests {
+    @Test func oneFormatPerSheet() {
+        #expect(SheetTimes.labels([7.24, 10, 14.04]) == ["0:07.2", "0:10.0", "0:14.0"])
+        #expect(SheetTimes.labels([0.47, 0.77, 1.0]) == ["0:00.47", "0:00.77", "0:01.00"])
+        #expect(SheetTimes.labels([30, 1800, 3600]) == ["0:00:30", "0:30:00", "1:00:00"], "hours on every label once one needs them")
+        #expect(SheetTimes.labels([65, 125]) == ["1:05", "2:05"])
+    }
+
+    @Test func tilesAreLabelledFromTheStartOfTheFileUnlessAbsolute() {
+        // A TS whose first frame is at 6.4 s: a tile at 7.12 s is 0.72 s into the file.
+        let times = [MediaTime(value: 712, timescale: 100), MediaTime(value: 812, timescale: 100)]
+        #expect(BatchRunner.tileLabels(times, start: MediaTime(value: 64, timescale: 10), absolute: false) == ["0:00.7", "0:01.7"])
+        #expect(BatchRunner.tileLabels(times, start: MediaTime(value: 64, timescale: 10), absolute: true) == ["0:07.1", "0:08.1"])
+    }
+
+    @Test func coloursParse() {
+        #expect(RGBColor(parsing: "#ff8000") == RGBColor(255, 128, 0))
+        #expect(RGBColor(parsing: "fff") == RGBColor(255, 255, 255))
+        #expect(RGBColor(parsing: "Navy") == RGBColor(0, 0, 128))
+        #expect(RGBColor(parsing: "#12345") == nil && RGBColor(parsing: "chartreuse-ish") == nil)
+    }
+}
+
+/// Representative frames on clips made for it with ffmpeg: black, sharp, blurred and fading stretches.
+@Suite(.enabled(if: Reference.available, "needs the ffmpeg CLI"))
+struct RepresentativeFrameTests {
+    /// 6 s at 25 fps, a keyframe every 0.4 s: black until 2 s, sharp 2–4 s, blurred (σ = 12) from 4 s.
+    static let clip: String? = make("bsb", "lutrgb=r=0:g=0:b=0:enable='lt(t,2)',gblur=sigma=12:enable='gte(t,4)'")
+    /// The same picture fading in from black over 3 s.
+    static let fade: String? = make("fade", "fade=in:st=0:d=3")
+
+    static func make(_ name: String, _ filter: String) -> String? {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-best-\(name)-\(getpid()).mp4").path
+        _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=6",
+                                     "-vf", filter, "-c:v", "libx264", "-g", "10", "-keyint_min", "10", "-sc_threshold", "0",
+                                     "-pix_fmt", "yuv420p", out])
+        return FileManager.default.fileExists(atPath: out) ? out : nil
+    }
+
+    func thumb(_ path: String, at seconds: Double, best: Bool) throws -> Thumbnail {
+        var g = ThumbnailGenerator(path: path)
+        g.maximumSize = .longestSide(160)
+        g.selectsRepresentativeFrames = best
+        return try g.image(at: .absolute(MediaTime(seconds: seconds, preferredTimescale: 1000)))
+    }
+
+    @Test func skipsBlackAndBlurredFramesForASharpOne() throws {
+        let clip = try #require(RepresentativeFrameTests.clip)
+        // Asked in the black stretch, with sharp frames inside the window: a sharp one.
+        let early = try thumb(clip, at: 1.8, best: true)
+        #expect(early.actualTime.seconds >= 2 && early.actualTime.seconds < 4, "\(early.actualTime)")
+        #expect(!FrameScore(early.image).isBlank)
+        #expect(FrameScore(try thumb(clip, at: 1.8, best: false).image).isBlank, "the plain frame there is black")
+        // Asked in the blurred stretch, with sharp frames before it: a sharp one.
+        let late = try thumb(clip, at: 4.2, best: true)
+        let plain = try thumb(clip, at: 4.2, best: false)
+        #expect(late.actualTime.seconds < 4, "\(late.actualTime)")
+        #expect(FrameScore(late.image).sharpness > 4 * FrameScore(plain.image).sharpness)
+        #expect(late.requestedTime == MediaTime(value: 42, timescale: 10))
+    }
+
+    @Test func prefersTheEndOfAFadeToItsDarkStart() throws {
+        let fade = try #require(RepresentativeFrameTests.fade)
+        let t = try thumb(fade, at: 1.0, best: true)
+        #expect(t.actualTime.seconds >= 1.6, "\(t.actualTime)")
+        let plain = try thumb(fade, at: 1.0, best: false)
+        #expect(FrameScore(t.image).meanLuma > FrameScore(plain.image).meanLuma)
+    }
+
+    @Test func aSheetOfTheClipHasNoBlankTile() throws {
+        let clip = try #require(RepresentativeFrameTests.clip)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-best-sheet-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var o = BatchOptions(outputDirectory: dir)
+        o.sheet = (4, 2)
+        o.maximumSize = .longestSide(96)
+        o.selectsRepresentativeFrames = true
+        o.skipsBlankFrames = false          // the choice alone must avoid them
+        let runner = try BatchRunner(options: o)
+        let r = runner.process(clip, naming: BatchNaming(template: o.nameTemplate, allSources: [clip]), parallelFiles: 1)
+        #expect(!r.failed, "\(r.errors)")
+        let times = r.records.map(\.actualTime)
+        #expect(times == times.sorted(), "tiles stay in time order")
+        // The tiles in the black stretch moved out of it where their windows allowed (each window is half the spacing).
+        #expect(times.filter { $0 < 2 }.count <= 2, "\(times)")
+    }
+}
