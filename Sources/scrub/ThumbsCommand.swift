@@ -119,6 +119,8 @@ enum ThumbsCommand {
                 opts.sheetStyle.background = c
             }
             opts.sheetStyle.font = p.value("--font")
+            // Before any decoding: a sheet needs a font.
+            if let problem = SheetStyle.fontProblem(opts.sheetStyle.font) { printError("scrub: \(problem)"); return 1 }
             opts.absoluteTimes = p.flag("--absolute-times")
             opts.skipsEdges = 0.07
             opts.selectsRepresentativeFrames = !p.flag("--no-best")

@@ -119,9 +119,18 @@ import Testing
         let d = [UInt8](try Data(contentsOf: t.appendingPathComponent(files[0])))
         let w = Int(d[16]) << 24 | Int(d[17]) << 16 | Int(d[18]) << 8 | Int(d[19])
         let h = Int(d[20]) << 24 | Int(d[21]) << 16 | Int(d[22]) << 8 | Int(d[23])
-        // 4 tiles of 100 px + 3 gaps of 6 + 2 margins of 10; 3 rows of 56 px + 2 gaps + margins + header.
-        #expect(w == 4 * 100 + 3 * 6 + 20)
-        #expect(h > 3 * 56 + 2 * 6 + 20)
+        // 4 tiles of 100 px with 8 px between and around them; 3 rows of 56 px + gaps + a header.
+        #expect(w == 4 * 100 + 5 * 8)
+        #expect(h > 3 * 56 + 4 * 8)
+        // --width is the sheet's: the tiles are made to fit it; --spacing and --columns/--rows too.
+        let sized = try Scrub.run(["thumbs", samples.appendingPathComponent("h264_gop2s.mp4").path, "--columns", "3", "--rows", "2",
+                                   "--width", "640", "--spacing", "10", "--background", "white", "--format", "png", "--out", t.path, "-q"])
+        #expect(sized.status == 0, "\(sized.stderr)")
+        let e = [UInt8](try Data(contentsOf: t.appendingPathComponent(files[0])))
+        let ew = Int(e[16]) << 24 | Int(e[17]) << 16 | Int(e[18]) << 8 | Int(e[19])
+        #expect(ew == 640)
+        let bad = try Scrub.run(["thumbs", samples.path, "--sheet", "4x3", "--font", "/no/such/font.ttf", "--out", t.path, "-q"])
+        #expect(bad.status == 1 && bad.stderr.contains("/no/such/font.ttf"), "\(bad.stderr)")
     }
 
     @Test func webVTTTrackParses() throws {

@@ -14,6 +14,11 @@ public struct SheetStyle: Sendable {
     public var font: String? = nil
     public init() {}
 
+    /// Why text cannot be drawn with `font` (nil when it can): no such font, or no font installed.
+    public static func fontProblem(_ font: String?) -> String? {
+        do { _ = try TextPainter(font: font, path: font ?? "sans-serif"); return nil } catch { return "\(error)" }
+    }
+
     /// Text colour: light on dark backgrounds, dark on light ones.
     var foreground: RGBColor { background.luma < 128 ? RGBColor(236, 236, 236) : RGBColor(20, 20, 20) }
 
