@@ -57,8 +57,8 @@ public struct ThumbnailGenerator: Sendable {
         case span(MediaTime)
         /// This fraction of the file's duration (2 s when unknown): `thumb` without `--at` looks at 10–30 %.
         case fractionOfDuration(Double)
-        /// Half the distance to the neighbouring requested times (2 s for a single time): windows never overlap,
-        /// so a batch's thumbnails stay in time order.
+        /// 0.9 of the distance to the nearest neighbouring requested time (2 s for a single time), centred: windows
+        /// never overlap, so a batch's thumbnails stay in time order.
         case betweenNeighbours
 
         public var description: String {
@@ -228,7 +228,9 @@ public struct ThumbnailGenerator: Sendable {
             try serveInParallel(halves.0, halves.1, source: source, isCancelled: isCancelled, deliver: deliver)
             return
         }
-        let threading: DecoderThreading = (times.count <= 1 || keyframesOnly || bigFrames || source.isStill) ? .slice(cores) : .frame(cores)
+        // (Representative frames are mostly keyframes, one decoded per seek: like keyframes only.)
+        let threading: DecoderThreading = (times.count <= 1 || keyframesOnly || bigFrames || source.isStill || selectsRepresentativeFrames)
+            ? .slice(cores) : .frame(cores)
         if lowres > 0 {
             // Shrink-on-load is refused by some decoders for some pictures (FFmpeg: lossless JPEG, "Operation not
             // permitted"): then the picture is decoded at full size, from a fresh open (image2 cannot rewind).
@@ -279,7 +281,7 @@ public struct ThumbnailGenerator: Sendable {
                     case .fractionOfDuration(let f):
                         window = source.duration.isNumeric ? MediaTime(seconds: source.duration.seconds * f, preferredTimescale: 1000)
                                                           : MediaTime(value: 2, timescale: 1)
-                    case .betweenNeighbours: window = gaps.min()?.multiplied(byRatio: 1, divisor: 2) ?? MediaTime(value: 2, timescale: 1)
+                    case .betweenNeighbours: window = gaps.min()?.multiplied(byRatio: 9, divisor: 10) ?? MediaTime(value: 2, timescale: 1)
                     }
                     var thumb = try representativeFrame(near: r.time, window: window, source: source, extractor: extractor, scaler: scaler)
                     thumb.requestedTime = r.time
