@@ -183,6 +183,41 @@ extension Demuxer {
         return scan
     }
 
+    /// Whether seeking by timestamp is a search over timestamps of any packet (MPEG-TS/PS: it lands on whatever packet
+    /// is near, usually not a keyframe) while byte positions can be sought: keyframes are then better found by
+    /// reading packet headers (``lastKeyframe(streamIndex:atOrBefore:maxPackets:)``) and sought by byte.
+    public var seeksKeyframesByScanning: Bool {
+        guard let format = context.pointee.iformat else { return false }
+        return format.pointee.flags & AVFMT_TS_DISCONT != 0 && format.pointee.flags & AVFMT_NO_BYTE_SEEK == 0
+    }
+
+    /// Reads packet headers of `streamIndex` forward from the current position (nothing decoded) until one is decoded
+    /// after `timestamp` (stream time base), and returns the byte position and timestamp of the last keyframe packet
+    /// presented at or before it, or nil when there was none in that stretch.
+    public func lastKeyframe(streamIndex: Int, atOrBefore timestamp: Int64, maxPackets: Int) throws -> (position: Int64, timestamp: Int64)? {
+        let packet = try Packet()
+        var found: (position: Int64, timestamp: Int64)? = nil
+        var seen = 0
+        while seen < maxPackets {
+            guard try read(into: packet) else { break }
+            guard packet.streamIndex == streamIndex else { continue }
+            seen += 1
+            let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+            let decodeTime = packet.dts != MediaTime.noTimestamp ? packet.dts : pts
+            if packet.isKeyframe, pts != MediaTime.noTimestamp, pts <= timestamp, packet.position >= 0 {
+                found = (packet.position, pts)
+            }
+            if decodeTime != MediaTime.noTimestamp, decodeTime > timestamp { break }
+        }
+        return found
+    }
+
+    /// Seeks to a byte position (one a packet was read from).
+    public func seek(bytePosition: Int64) throws {
+        hasRead = true
+        try check(avformat_seek_file(context, -1, Int64.min, bytePosition, bytePosition, AVSEEK_FLAG_BYTE), "seek")
+    }
+
     /// Seeks near the end of the file (by bytes) and returns the latest packet end time of `streamIndex` there,
     /// for files whose header duration cannot be trusted.
     public func lastPacketEndTime(streamIndex: Int) throws -> MediaTime {

@@ -17,6 +17,8 @@ public final class Packet {
     public var streamIndex: Int { Int(pointer.pointee.stream_index) }
     public var pts: Int64 { pointer.pointee.pts }
     public var dts: Int64 { pointer.pointee.dts }
+    /// Byte offset in the file (-1 when unknown).
+    public var position: Int64 { pointer.pointee.pos }
     public var isKeyframe: Bool { scrub_packet_is_key(pointer) != 0 }
     public var size: Int { Int(pointer.pointee.size) }
 

@@ -137,8 +137,35 @@ final class FrameReader {
     /// Seeks to the keyframe at or before `time` (stream time base) and forgets decoder state.
     func seek(to time: MediaTime) throws {
         let ts = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity) ?? 0
+        if demuxer.seeksKeyframesByScanning, try seekToKeyframeByScanning(ts) { reset(); return }
         try demuxer.seek(streamIndex: decoder.streamIndex, timestamp: ts)
         reset()
+    }
+
+    /// The longest distance between keyframes seen while scanning (stream time base), to start the next scan far
+    /// enough back.
+    private var keyframeSpacing: Int64 = 0
+
+    /// MPEG-TS/PS: a timestamp seek lands on any packet near the time, usually inside a GOP (so the decoder wastes
+    /// the frames up to the next keyframe, and an exact frame needs seeking back again). Instead: seek by timestamp to
+    /// a little before, read packet headers forward (cheap: nothing decoded) to the last keyframe at or before the
+    /// time, and seek to its byte position — decoding then starts on that keyframe. Backs off up to 32 s.
+    private func seekToKeyframeByScanning(_ ts: Int64) throws -> Bool {
+        let tb = decoder.timeBase
+        guard tb.num > 0, tb.den > 0 else { return false }
+        let second = Int64(tb.den) / Int64(tb.num)
+        var back = max(second * 5 / 2, keyframeSpacing * 5 / 4)
+        while back <= 32 * second {
+            let from = ts - back
+            do { try demuxer.seek(streamIndex: decoder.streamIndex, timestamp: from) } catch { return false }
+            if let k = try demuxer.lastKeyframe(streamIndex: decoder.streamIndex, atOrBefore: ts, maxPackets: 100_000) {
+                keyframeSpacing = max(keyframeSpacing, ts - k.timestamp)
+                do { try demuxer.seek(bytePosition: k.position) } catch { return false }
+                return true
+            }
+            back *= 2
+        }
+        return false
     }
 
     /// Forgets decoder state (after a seek or a drain).

@@ -453,3 +453,35 @@ struct ParallelDecodingTests {
         #expect(gop(halves.0.last!) != gop(halves.1.first!), "\(halves.0.last!.time.seconds) | \(halves.1.first!.time.seconds)")
     }
 }
+
+/// MPEG-TS has no index and its timestamp seek lands on any packet: the keyframe before a time is found by reading
+/// packet headers and sought by byte, so decoding starts on it.
+@Suite(.enabled(if: Reference.available, "needs the ffmpeg CLI"))
+struct TransportStreamSeekTests {
+    /// 40 s at 25 fps, B-frames, a keyframe every 2 s, starting at the usual 1.4 s offset of MPEG-TS.
+    static let clip: String? = {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-ts-seek-\(getpid()).ts").path
+        _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=40",
+                                     "-c:v", "libx264", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-bf", "2",
+                                     "-pix_fmt", "yuv420p", "-f", "mpegts", out])
+        return FileManager.default.fileExists(atPath: out) ? out : nil
+    }()
+
+    @Test func anExactFrameDeepInsideDecodesOnlyFromItsKeyframe() throws {
+        let clip = try #require(TransportStreamSeekTests.clip)
+        let frames = Reference.frameTimes(clip), keys = Reference.keyframeTimes(clip)
+        let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
+        for offset in [0.0, 0.04, 1.2, 1.96] {   // on a keyframe, just after, mid-GOP, the last frame of the GOP
+            let x = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+            let key = try #require(keys.last { $0 <= 25 })
+            let t = key + offset
+            let found = try x.frame(at: MediaTime(seconds: t, preferredTimescale: 90000), toleranceBefore: .zero, toleranceAfter: .zero)
+            let want = try #require(frames.last { $0 <= t + 1e-6 })
+            #expect(abs(found.time.seconds - want) < 1e-3, "at \(t): \(found.time.seconds), want \(want)")
+            // From the keyframe to the time (B-frames may be skipped) plus a look-ahead and reordering delay; landing
+            // inside the GOP and backing off would decode a GOP more.
+            #expect(x.framesDecoded <= Int(offset * 25) + 4, "at \(t): \(x.framesDecoded) frames decoded")
+            #expect(x.seeks == 1)
+        }
+    }
+}
