@@ -66,6 +66,10 @@ void av_free(void *a0) {
     SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_free)(a0);
 }
 
+int64_t av_gettime_relative(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_gettime_relative)();
+}
+
 int av_interleaved_write_frame(AVFormatContext *a0, AVPacket *a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_interleaved_write_frame)(a0, a1);
 }
@@ -91,6 +95,10 @@ void av_log_set_level(int a0) {
 
 void *av_malloc(size_t a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_malloc)(a0);
+}
+
+void *av_mallocz(size_t a0) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_mallocz)(a0);
 }
 
 void av_md5_sum(uint8_t *a0, const uint8_t *a1, size_t a2) {
@@ -203,6 +211,10 @@ int avcodec_send_frame(AVCodecContext *a0, const AVFrame *a1) {
 
 int avcodec_send_packet(AVCodecContext *a0, const AVPacket *a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_send_packet)(a0, a1);
+}
+
+AVFormatContext *avformat_alloc_context(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_alloc_context)();
 }
 
 int avformat_alloc_output_context2(AVFormatContext **a0, const AVOutputFormat *a1, const char *a2, const char *a3) {

@@ -43,10 +43,13 @@ public final class Demuxer {
         } else {
             target = "file:" + (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
         }
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        // Remote sources get a read deadline (see `read(into:)`); FFmpeg frees ctx itself when the open fails.
+        let deadline = ctx != nil && Demuxer.isURL(path) ? scrub_deadline_install(ctx) : nil
         let opened = avformat_open_input(&ctx, target, nil, &options)
-        guard opened >= 0, let ctx else { throw FFmpegError(opened, "open") }
+        guard opened >= 0, let ctx else { av_free(deadline); throw FFmpegError(opened, "open") }
         context = ctx   // from here on, deinit closes it (also when the next call throws)
+        self.deadline = deadline
         let name = String(cString: ctx.pointee.iformat.pointee.name)
         let isStillFormat = name == "image2" || (name.hasSuffix("_pipe") && name != "gif_pipe")
         if maxPixels > 0 && refusesOversized {
@@ -67,6 +70,8 @@ public final class Demuxer {
                                                    : avformat_find_stream_info(ctx, nil)
             if found < 0 { throw FFmpegError(found, "read stream info") }
         }
+        isLive = Demuxer.isURL(path) && (name == "hls" || name == "dash")
+            && (ctx.pointee.duration <= 0 || ctx.pointee.duration == MediaTime.noTimestamp)
     }
 
     /// Whether `path` names a remote resource (HTTP or HTTPS, HLS playlists included) rather than a local file.
@@ -88,7 +93,18 @@ public final class Demuxer {
     deinit {
         var c: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&c)
+        av_free(deadline)
     }
+
+    /// The interrupt deadline of a remote source (nil for files).
+    private var deadline: UnsafeMutablePointer<scrub_deadline>? = nil
+
+    /// A live stream: an HLS playlist without an end (no `#EXT-X-ENDLIST`), whose duration is indefinite and whose
+    /// next segments do not exist yet. Reads wait at most ``liveReadWait`` for new data, then report the end.
+    public private(set) var isLive = false
+
+    /// How long a read of a live stream waits for data that is not there yet (a few segment durations).
+    public static let liveReadWait = 10.0
 
     /// The demuxer's short name, e.g. "mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm", "image2".
     public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
@@ -134,8 +150,10 @@ public final class Demuxer {
     public func read(into packet: Packet) throws -> Bool {
         packet.unref()
         hasRead = true
+        if deadline != nil { scrub_deadline_set(deadline, isLive ? Demuxer.liveReadWait : 0) }
         let r = av_read_frame(context, packet.pointer)
         if r == scrub_averror_eof() { return false }
+        if r == scrub_averror_exit() && isLive { return false }   // the live edge: nothing newer arrived in time
         if r < 0 { throw FFmpegError(r, "read packet") }
         return true
     }

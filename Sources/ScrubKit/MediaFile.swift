@@ -63,6 +63,8 @@ enum MediaFile {
     /// must look plausible (positive, and not implying an absurdly low bit rate — fragmented MP4 can claim days).
     static func duration(demuxer: Demuxer, streams: [StreamFacts], video: StreamFacts?, isStill: Bool) -> (MediaTime, MediaInfo.DurationKind) {
         if isStill { return (.invalid, .unknown) }
+        // A live stream has no end yet: never read toward it.
+        if demuxer.isLive { return (.indefinite, .indefinite) }
         let size = demuxer.fileSize
         func plausible(_ d: MediaTime) -> Bool {
             guard d.isNumeric, d > .zero else { return false }

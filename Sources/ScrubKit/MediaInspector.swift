@@ -46,7 +46,7 @@ public struct MediaInspector: Sendable {
         }
         if let v = videoStream {
             info.video = describe(v)
-            if !info.isStill, let kf = try? keyframeInterval(demuxer, v.index) { info.video?.keyframeInterval = kf }
+            if !info.isStill, !demuxer.isLive, let kf = try? keyframeInterval(demuxer, v.index) { info.video?.keyframeInterval = kf }
         }
         (info.duration, info.durationKind) = MediaFile.duration(demuxer: demuxer, streams: streams, video: videoStream, isStill: info.isStill)
         if info.durationKind == .known, let size = demuxer.fileSize, info.duration.seconds > 0 {

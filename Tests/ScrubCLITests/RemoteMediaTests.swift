@@ -21,6 +21,11 @@ struct RemoteMediaTests {
         ffmpeg(["-i", sample, "-c", "copy", "-movflags", "+faststart", dir + "/front.mp4"])
         ffmpeg(["-i", sample, "-c", "copy", dir + "/end.mp4"])
         ffmpeg(["-i", sample, "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", dir + "/hls/index.m3u8"])
+        // A live playlist: the same segments, no #EXT-X-ENDLIST (more would come).
+        if let vod = try? String(contentsOfFile: dir + "/hls/index.m3u8", encoding: .utf8) {
+            try? vod.replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "").replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "")
+                .write(toFile: dir + "/hls/live.m3u8", atomically: true, encoding: .utf8)
+        }
         try? FileManager.default.copyItem(atPath: Scrub.packageRoot.appendingPathComponent("samples/image.png").path, toPath: dir + "/image.png")
         return dir
     }()
@@ -64,6 +69,24 @@ struct RemoteMediaTests {
             let start = file.hasSuffix(".m3u8") ? ((line?["requestedTime"] as? Double) ?? 0) - 4 : 0
             #expect(abs(((line?["actualTime"] as? Double) ?? -1) - (start + 4)) < 0.05, "\(t.stdout)")
             #expect(FileManager.default.contents(atPath: out)?.starts(with: [0xFF, 0xD8, 0xFF]) == true)
+        }
+    }
+
+    /// A live HLS playlist: its duration is indefinite and nothing waits for segments that do not exist yet (this hung).
+    @Test func liveHLSIsIndefiniteAndDoesNotHang() throws {
+        try withServer { base in
+            let began = Date()
+            let info = try Scrub.run(["info", "--json", "\(base)/hls/live.m3u8"])
+            #expect(info.status == 0, "\(info.stderr)")
+            #expect(info.stdout.contains("\"durationKind\":\"indefinite\""), "\(info.stdout)")
+            let start = (Scrub.jsonLines(info.stdout).first?["startTime"] as? Double) ?? 0
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(getpid()).jpg").path
+            defer { unlink(out) }
+            let t = try Scrub.run(["thumb", "\(base)/hls/live.m3u8", "--at", String(start + 3), "--exact", "--json", "-o", out])
+            #expect(t.status == 0, "\(t.stderr)")
+            let actual = (Scrub.jsonLines(t.stdout).first?["actualTime"] as? Double) ?? -1
+            #expect(abs(actual - (start + 3)) < 0.05, "\(t.stdout)")
+            #expect(Date().timeIntervalSince(began) < 8, "no wait at the live edge for times that are there")
         }
     }
 

@@ -12,6 +12,7 @@
 #include <libavutil/opt.h>
 #include <libavutil/dict.h>
 #include <libavutil/md5.h>
+#include <libavutil/time.h>
 #include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 #include <errno.h>
@@ -164,5 +165,25 @@ static inline int scrub_sws_scale_packed(struct SwsContext *ctx, const uint8_t *
     int out_stride[4] = { dst_stride, 0, 0, 0 };
     return scrub_sws_scale_tight(ctx, src, src_stride, src_h, out, out_stride);
 }
+
+// A deadline for blocking reads (FFmpeg's interrupt callback): live streams (HLS without an end) make av_read_frame
+// wait for segments that do not exist yet; past the deadline the read returns AVERROR_EXIT instead of waiting on.
+typedef struct scrub_deadline { int64_t at_us; } scrub_deadline;
+static int scrub_deadline_passed(void *opaque) {
+    const scrub_deadline *d = (const scrub_deadline *)opaque;
+    int64_t at = __atomic_load_n(&d->at_us, __ATOMIC_RELAXED);
+    return at > 0 && av_gettime_relative() > at;
+}
+// Allocates a deadline (none set) and makes it `ctx`'s interrupt callback; free it with av_free after closing ctx.
+static inline scrub_deadline *scrub_deadline_install(AVFormatContext *ctx) {
+    scrub_deadline *d = (scrub_deadline *)av_mallocz(sizeof *d);
+    if (d) { ctx->interrupt_callback.callback = scrub_deadline_passed; ctx->interrupt_callback.opaque = d; }
+    return d;
+}
+// Sets the deadline `seconds` from now (0: none).
+static inline void scrub_deadline_set(scrub_deadline *d, double seconds) {
+    if (d) __atomic_store_n(&d->at_us, seconds > 0 ? av_gettime_relative() + (int64_t)(seconds * 1e6) : 0, __ATOMIC_RELAXED);
+}
+static inline int scrub_averror_exit(void) { return AVERROR_EXIT; }
 
 #endif
