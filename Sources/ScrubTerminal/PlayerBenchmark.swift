@@ -56,11 +56,13 @@ public enum PlayerBenchmark {
 
         // 2. Scripted seeks, paused: from the call until the new picture is painted.
         var rng = SplitMix(seed: 42)
+        // An indefinite duration (live, raw streams): seek within what has been played.
+        let span = info.duration.isNumeric ? info.duration : MediaTime(seconds: max(0.1, elapsed), preferredTimescale: 1000)
         func measure(exact: Bool) -> [Double] {
             var out: [Double] = []
             for _ in 0..<seeks {
                 let f = Double(rng.next() % 10_000) / 10_000
-                let target = MediaTime.time(atFraction: f, of: MediaTimeRange(start: info.start, duration: info.duration))
+                let target = MediaTime.time(atFraction: f, of: MediaTimeRange(start: info.start, duration: span))
                 let t0 = Date()
                 player.seek(to: target, toleranceBefore: exact ? .zero : .positiveInfinity, toleranceAfter: exact ? .zero : .positiveInfinity)
                 while Date().timeIntervalSince(t0) < 5 {
