@@ -142,9 +142,9 @@ final class FrameReader {
         reset()
     }
 
-    /// The longest distance between keyframes seen while scanning (stream time base), to start the next scan far
-    /// enough back.
-    private var keyframeSpacing: Int64 = 0
+    /// The longest distance from a time back to its keyframe seen while scanning (stream time base): the next scan
+    /// starts at least that far back.
+    private var keyframeDistance: Int64 = 0
 
     /// MPEG-TS/PS: a timestamp seek lands on any packet near the time, usually inside a GOP (so the decoder wastes
     /// the frames up to the next keyframe, and an exact frame needs seeking back again). Instead: seek by timestamp to
@@ -154,12 +154,12 @@ final class FrameReader {
         let tb = decoder.timeBase
         guard tb.num > 0, tb.den > 0 else { return false }
         let second = Int64(tb.den) / Int64(tb.num)
-        var back = max(second * 5 / 2, keyframeSpacing * 5 / 4)
+        var back = max(second * 5 / 2, keyframeDistance * 5 / 4)
         while back <= 32 * second {
             let from = ts - back
             do { try demuxer.seek(streamIndex: decoder.streamIndex, timestamp: from) } catch { return false }
             if let k = try demuxer.lastKeyframe(streamIndex: decoder.streamIndex, atOrBefore: ts, maxPackets: 100_000) {
-                keyframeSpacing = max(keyframeSpacing, ts - k.timestamp)
+                keyframeDistance = max(keyframeDistance, ts - k.timestamp)
                 do { try demuxer.seek(bytePosition: k.position) } catch { return false }
                 return true
             }

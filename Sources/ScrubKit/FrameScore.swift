@@ -27,9 +27,11 @@ public struct FrameScore: Sendable, Comparable {
 
     public static func < (a: FrameScore, b: FrameScore) -> Bool { a.value < b.value }
 
-    /// The score of `image`.
+    /// The score of `image`, measured on a grid of at most ~65,000 points (every `step`-th pixel each way), so a
+    /// full-size picture costs no more than a thumbnail.
     public init(_ image: RGBImage) {
-        let w = image.width, h = image.height
+        let step = max(1, Int((Double(image.width * image.height) / 65_536).squareRoot().rounded(.up)))
+        let w = image.width / step, h = image.height / step
         guard w > 2, h > 2 else {
             (meanLuma, lumaSpread, sharpness, colourVariety) = (0, 0, 0, 0)
             return
@@ -37,13 +39,16 @@ public struct FrameScore: Sendable, Comparable {
         var luma = [Double](repeating: 0, count: w * h)
         var histogram = [Int](repeating: 0, count: 512)
         var sum = 0.0, sumSquares = 0.0
-        for i in 0..<(w * h) {
-            let r = image.pixels[i * 3], g = image.pixels[i * 3 + 1], b = image.pixels[i * 3 + 2]
-            let y = 0.2126 * Double(r) + 0.7152 * Double(g) + 0.0722 * Double(b)
-            luma[i] = y
-            sum += y
-            sumSquares += y * y
-            histogram[Int(r >> 5) << 6 | Int(g >> 5) << 3 | Int(b >> 5)] += 1
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = ((y * step) * image.width + x * step) * 3
+                let r = image.pixels[p], g = image.pixels[p + 1], b = image.pixels[p + 2]
+                let l = 0.2126 * Double(r) + 0.7152 * Double(g) + 0.0722 * Double(b)
+                luma[y * w + x] = l
+                sum += l
+                sumSquares += l * l
+                histogram[Int(r >> 5) << 6 | Int(g >> 5) << 3 | Int(b >> 5)] += 1
+            }
         }
         let n = Double(w * h)
         meanLuma = sum / n

@@ -124,3 +124,32 @@ struct RepresentativeFrameTests {
         #expect(times.filter { $0 < 2 }.count <= 2, "\(times)")
     }
 }
+
+struct FrameScoreTests {
+    /// A checkerboard of `cell`-pixel squares in two colours.
+    func board(_ w: Int, _ h: Int, cell: Int, _ a: (UInt8, UInt8, UInt8), _ b: (UInt8, UInt8, UInt8)) -> RGBImage {
+        var px = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h { for x in 0..<w {
+            let c = ((x / cell) + (y / cell)) % 2 == 0 ? a : b
+            px[(y * w + x) * 3] = c.0; px[(y * w + x) * 3 + 1] = c.1; px[(y * w + x) * 3 + 2] = c.2
+        } }
+        return RGBImage(width: w, height: h, pixels: px)
+    }
+
+    @Test func blankLosesAndDetailWins() {
+        let flat = RGBImage(width: 64, height: 36, pixels: [UInt8](repeating: 12, count: 64 * 36 * 3))
+        let sharp = board(64, 36, cell: 2, (250, 30, 30), (20, 20, 240))
+        let soft = board(64, 36, cell: 12, (250, 30, 30), (20, 20, 240))   // same colours, far fewer edges
+        #expect(FrameScore(flat).isBlank && !FrameScore(sharp).isBlank)
+        #expect(FrameScore(flat) < FrameScore(soft) && FrameScore(soft) < FrameScore(sharp))
+        #expect(FrameScore(sharp).sharpness > 10 * FrameScore(soft).sharpness)
+    }
+
+    @Test func aFullSizePictureIsScoredOnAGrid() {
+        // 4000×3000 (12 MP): scored on every 47th pixel, and still tells detail from flat.
+        let big = board(4000, 3000, cell: 40, (200, 200, 200), (30, 30, 30))
+        let s = FrameScore(big)
+        #expect(!s.isBlank && s.lumaSpread > 60)
+        #expect(s.colourVariety > 0.9 && s.colourVariety < 1.1, "two colours: one bit")
+    }
+}
