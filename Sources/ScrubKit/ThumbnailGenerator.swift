@@ -168,7 +168,8 @@ public struct ThumbnailGenerator: Sendable {
 
     /// The cache key of the thumbnail at `time` of the file whose identity is `identity`: the identity and every
     /// setting that changes the pixels or the frame chosen (size, upscaling, transform, tolerances, tone mapping,
-    /// shrink-on-load, fast decoding, approximate frames). Settings that only change speed are left out.
+    /// shrink-on-load, fast decoding, approximate frames, representative frames and their window). Settings that only
+    /// change speed (parallel decoding, the pixel limit) are left out.
     public func cacheKey(for time: TimeExpression, identity: SourceIdentity) -> String {
         ["v1", identity.description, time.description, maximumSize.key, allowsUpscaling ? "up" : "-",
          appliesPreferredTrackTransform ? "rot" : "norot", requestedTimeToleranceBefore.description,
@@ -344,7 +345,13 @@ public struct ThumbnailGenerator: Sendable {
         }
         if best == nil || best!.score.isBlank {
             let found = try extractor.frame(at: time, toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter)
-            try consider(found)
+            // The same rule as for plain frames: outside the window only when the data there is damaged, and then
+            // only when approximate frames are accepted (or a keyframe candidate is there to fall back on).
+            if found.containsTime || inWindow(found.time, of: time) || acceptsApproximateFrames {
+                try consider(found)
+            } else if best == nil {
+                throw MediaError.frameNotFound(path, at: time, nearest: found.time, exact: isExact)
+            }
         }
         var thumb = best!.thumb
         thumb.isExact = false
