@@ -12,6 +12,7 @@ let commands: [String: (CommandSpec, ([String]) throws -> Int32)] = [
     "thumbs": (ThumbsCommand.spec, ThumbsCommand.run),
     "play": (PlayCommand.spec, PlayCommand.run),
     "bench": (BenchCommand.spec, BenchCommand.run),
+    "cache": (CacheCommand.spec, CacheCommand.run),
 ]
 
 let topHelp = """
@@ -23,6 +24,10 @@ COMMANDS:
   info          Report container, duration, video and audio facts (table or --json).
   thumb         Extract one thumbnail at a time (exact or fast), fitted to a max size.
   downsample    Shrink still images to a max pixel size (EXIF orientation applied).
+  thumbs        Thumbnails of many files in parallel: progress bar, manifest, contact sheets, WebVTT sprites.
+  play          Play and scrub a video in the terminal (kitty, iTerm2, sixel or coloured blocks).
+  bench         Measure decode vs downsample time and memory (and the thumbnail cache: --cache FILE).
+  cache         Show or clear the thumbnail caches.
 
   scrub <command> --help   shows a command's options.
   scrub --version          prints the version.

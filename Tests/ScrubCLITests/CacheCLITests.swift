@@ -80,6 +80,12 @@ import Testing
         #expect(j["cached"] as? Bool == true)
         #expect(j["actualTime"] as? Double == Scrub.jsonLines(first.stdout).first?["actualTime"] as? Double)
         #expect(FileManager.default.contentsEqual(atPath: d + "/a.jpg", andPath: d + "/b.jpg"))
+        // `scrub cache` shows it; --clear empties it, and the next request is made again.
+        let shown = try #require(Scrub.jsonLines(try Scrub.run(["cache", "--json"], environment: env).stdout).first)
+        #expect((shown["entries"] as? Int ?? 0) >= 1 && (shown["directory"] as? String)?.hasPrefix(d) == true, "\(shown)")
+        let cleared = try #require(Scrub.jsonLines(try Scrub.run(["cache", "--clear", "--json"], environment: env).stdout).first)
+        #expect(cleared["entries"] as? Int == 0)
+        #expect(Scrub.jsonLines(try Scrub.run(args + ["-o", d + "/b2.jpg"], environment: env).stdout).first?["cached"] == nil)
         // The same path now holds another video: made again.
         try copy("rotated90.mp4", to: clip)
         let third = try Scrub.run(args + ["-o", d + "/c.jpg"], environment: env)
