@@ -18,6 +18,10 @@ const char *av_color_transfer_name(enum AVColorTransferCharacteristic a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_color_transfer_name)(a0);
 }
 
+int av_dict_copy(AVDictionary **a0, const AVDictionary *a1, int a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_dict_copy)(a0, a1, a2);
+}
+
 void av_dict_free(AVDictionary **a0) {
     SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_dict_free)(a0);
 }
@@ -64,6 +68,10 @@ void av_frame_unref(AVFrame *a0) {
 
 void av_free(void *a0) {
     SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_free)(a0);
+}
+
+void av_freep(void *a0) {
+    SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_freep)(a0);
 }
 
 int64_t av_gettime_relative(void) {
@@ -135,6 +143,10 @@ int av_read_frame(AVFormatContext *a0, AVPacket *a1) {
 
 int av_seek_frame(AVFormatContext *a0, int a1, int64_t a2, int a3) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_seek_frame)(a0, a1, a2, a3);
+}
+
+char *av_strdup(const char *a0) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_strdup)(a0);
 }
 
 uint8_t *av_stream_get_side_data(const AVStream *a0, enum AVPacketSideDataType a1, size_t *a2) {
@@ -261,12 +273,32 @@ int avformat_write_header(AVFormatContext *a0, AVDictionary **a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_write_header)(a0, a1);
 }
 
+AVIOContext *avio_alloc_context(unsigned char *a0, int a1, int a2, void *a3, int (*a4) (void *, uint8_t *, int), int (*a5) (void *, uint8_t *, int), int64_t (*a6) (void *, int64_t, int)) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_alloc_context)(a0, a1, a2, a3, a4, a5, a6);
+}
+
 int avio_closep(AVIOContext **a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_closep)(a0);
 }
 
+void avio_context_free(AVIOContext **a0) {
+    SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_context_free)(a0);
+}
+
 int avio_open(AVIOContext **a0, const char *a1, int a2) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_open)(a0, a1, a2);
+}
+
+int avio_open2(AVIOContext **a0, const char *a1, int a2, const AVIOInterruptCB *a3, AVDictionary **a4) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_open2)(a0, a1, a2, a3, a4);
+}
+
+int avio_read(AVIOContext *a0, unsigned char *a1, int a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_read)(a0, a1, a2);
+}
+
+int avio_read_partial(AVIOContext *a0, unsigned char *a1, int a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_read_partial)(a0, a1, a2);
 }
 
 int64_t avio_size(AVIOContext *a0) {

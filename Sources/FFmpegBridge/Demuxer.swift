@@ -46,10 +46,21 @@ public final class Demuxer {
         var ctx: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
         // Remote sources get a read deadline (see `read(into:)`); FFmpeg frees ctx itself when the open fails.
         let deadline = ctx != nil && Demuxer.isURL(path) ? scrub_deadline_install(ctx) : nil
+        // Progressive files over HTTP are read in bounded ranges (see scrub_ranged_open in the shim); playlists are
+        // left to FFmpeg's HLS demuxer, which opens its segments itself.
+        var ranged: UnsafeMutablePointer<AVIOContext>? = nil
+        if let c = ctx, Demuxer.isURL(path), !Demuxer.isPlaylist(path), ProcessInfo.processInfo.environment["SCRUB_OPEN_ENDED_RANGES"] == nil {
+            ranged = scrub_ranged_open(path, options, c.pointee.interrupt_callback)
+            if let ranged {
+                c.pointee.pb = ranged
+                c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            }
+        }
         let opened = avformat_open_input(&ctx, target, nil, &options)
-        guard opened >= 0, let ctx else { av_free(deadline); throw FFmpegError(opened, "open") }
+        guard opened >= 0, let ctx else { av_free(deadline); scrub_ranged_close(ranged); throw FFmpegError(opened, "open") }
         context = ctx   // from here on, deinit closes it (also when the next call throws)
         self.deadline = deadline
+        self.ranged = ranged
         let name = String(cString: ctx.pointee.iformat.pointee.name)
         let isStillFormat = name == "image2" || (name.hasSuffix("_pipe") && name != "gif_pipe")
         if maxPixels > 0 && refusesOversized {
@@ -93,7 +104,22 @@ public final class Demuxer {
     deinit {
         var c: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&c)
+        scrub_ranged_close(ranged)   // (custom I/O outlives avformat_close_input)
         av_free(deadline)
+    }
+
+    /// The bounded-range reader of a progressive file over HTTP (nil otherwise).
+    private var ranged: UnsafeMutablePointer<AVIOContext>? = nil
+
+    /// HTTP requests made and body bytes read through bounded ranges (zero for files and playlists).
+    public var rangedTransfer: (requests: Int, bytes: Int) {
+        (Int(scrub_ranged_requests(ranged)), Int(scrub_ranged_bytes(ranged)))
+    }
+
+    /// Whether a URL names an HLS playlist (`.m3u8`/`.m3u`, before any query string).
+    static func isPlaylist(_ path: String) -> Bool {
+        let bare = (path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path).lowercased()
+        return bare.hasSuffix(".m3u8") || bare.hasSuffix(".m3u")
     }
 
     /// The interrupt deadline of a remote source (nil for files).

@@ -20,6 +20,8 @@ struct RemoteMediaTests {
         }
         ffmpeg(["-i", sample, "-c", "copy", "-movflags", "+faststart", dir + "/front.mp4"])
         ffmpeg(["-i", sample, "-c", "copy", dir + "/end.mp4"])
+        // 64 s, ~8 MB, moov at the end: big enough for open-ended ranges to show.
+        ffmpeg(["-stream_loop", "7", "-i", sample, "-c", "copy", "-an", dir + "/long.mp4"])
         ffmpeg(["-i", sample, "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", dir + "/hls/index.m3u8"])
         // A live playlist: the same segments, no #EXT-X-ENDLIST (more would come).
         if let vod = try? String(contentsOfFile: dir + "/hls/index.m3u8", encoding: .utf8) {
@@ -33,10 +35,10 @@ struct RemoteMediaTests {
     /// Runs `body` with the base URL of a fresh server on this folder; the server is stopped afterwards.
     /// Spawned like tmux (see `Tmux.run`): only /dev/null and a port file, every other descriptor closed — a
     /// long-lived child holding Foundation's descriptors would keep other tests' `waitUntilExit` from returning.
-    func withServer(_ body: (String) throws -> Void) throws {
+    func withServer(_ arguments: [String] = [], _ body: (String) throws -> Void) throws {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("port-\(getpid())-\(UUID().uuidString)").path
         defer { unlink(portFile) }
-        guard let pid = Tmux.spawn(["/usr/bin/python3", Scrub.packageRoot.appendingPathComponent("tools/http-range-server").path, Self.folder],
+        guard let pid = Tmux.spawn(["/usr/bin/python3", Scrub.packageRoot.appendingPathComponent("tools/http-range-server").path, Self.folder] + arguments,
                                    stdout: portFile) else {
             Issue.record("cannot start the HTTP server"); return
         }
@@ -87,6 +89,36 @@ struct RemoteMediaTests {
             let actual = (Scrub.jsonLines(t.stdout).first?["actualTime"] as? Double) ?? -1
             #expect(abs(actual - (start + 3)) < 0.05, "\(t.stdout)")
             #expect(Date().timeIntervalSince(began) < 8, "no wait at the live edge for times that are there")
+        }
+    }
+
+    /// Bounded ranges: a thumbnail of the middle of a 64 s file fetches a small part of it, in `bytes=a-b` requests
+    /// (FFmpeg's own open-ended `bytes=a-` let the server push megabytes into socket buffers before each seek).
+    @Test func aThumbnailFetchesAFractionOfTheFileInBoundedRanges() throws {
+        let stats = FileManager.default.temporaryDirectory.appendingPathComponent("http-stats-\(getpid())-\(UUID().uuidString).json").path
+        defer { unlink(stats) }
+        try withServer(["--stats", stats]) { base in
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("ranged-\(getpid()).jpg").path
+            defer { unlink(out) }
+            let t = try Scrub.run(["thumb", "\(base)/long.mp4", "--at", "50%", "-o", out])
+            #expect(t.status == 0, "\(t.stderr)")
+            usleep(300_000)   // the server counts a dropped connection when its write fails
+            let served = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Int])
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: Self.folder + "/long.mp4")[.size] as? Int)
+            #expect(served["openEnded"] == 0, "\(served)")
+            #expect((served["bytes"] ?? .max) < size * 3 / 10, "\(served) of \(size)")
+        }
+    }
+
+    /// A server that ignores Range (sends whole files): seeks are read through, and the thumbnails still come.
+    @Test(arguments: ["front.mp4", "end.mp4"])
+    func aServerWithoutRangesStillWorks(file: String) throws {
+        try withServer(["--no-ranges"]) { base in
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("noranges-\(getpid())-\(file).jpg").path
+            defer { unlink(out) }
+            let t = try Scrub.run(["thumb", "\(base)/\(file)", "--at", "6", "--exact", "--json", "-o", out])
+            #expect(t.status == 0, "\(t.stderr)")
+            #expect(abs(((Scrub.jsonLines(t.stdout).first?["actualTime"] as? Double) ?? -1) - 6) < 0.05, "\(t.stdout)")
         }
     }
 

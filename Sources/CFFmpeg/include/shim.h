@@ -13,6 +13,8 @@
 #include <libavutil/dict.h>
 #include <libavutil/md5.h>
 #include <libavutil/time.h>
+#include <inttypes.h>
+#include <string.h>
 #include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 #include <errno.h>
@@ -185,5 +187,135 @@ static inline void scrub_deadline_set(scrub_deadline *d, double seconds) {
     if (d) __atomic_store_n(&d->at_us, seconds > 0 ? av_gettime_relative() + (int64_t)(seconds * 1e6) : 0, __ATOMIC_RELAXED);
 }
 static inline int scrub_averror_exit(void) { return AVERROR_EXIT; }
+
+// Bounded HTTP ranges: an AVIOContext over FFmpeg's http protocol that asks for `bytes=a-b` ranges of a growing size
+// (256 KiB, doubling on sequential reads up to 8 MiB, back to 256 KiB after a seek) instead of FFmpeg's open-ended
+// `bytes=a-`, which a server fills socket buffers with until FFmpeg hangs up at the next seek. Each range is one request
+// (FFmpeg's `offset`/`end_offset` options). Servers without Range support are read as one stream (seeks skip forward).
+typedef struct scrub_ranged {
+    char *url;
+    AVDictionary *options;          // timeouts, reconnects, user agent: copied into every request
+    AVIOInterruptCB interrupt;
+    AVIOContext *inner;             // the open range, reading [inner_pos, inner_end)
+    int64_t pos, size, inner_pos, inner_end, chunk;
+    int unranged;                   // the server ignores Range: one stream from 0, no seeking
+    int64_t requests, bytes;        // for benchmarks and tests
+} scrub_ranged;
+
+enum { SCRUB_RANGE_MIN = 256 << 10, SCRUB_RANGE_MAX = 8 << 20 };
+
+static int scrub_ranged_open_inner(scrub_ranged *r) {
+    AVDictionary *o = NULL;
+    char buf[32];
+    av_dict_copy(&o, r->options, 0);
+    int64_t end = r->pos + r->chunk;
+    if (r->size > 0 && end > r->size) end = r->size;
+    if (!r->unranged) {
+        snprintf(buf, sizeof buf, "%" PRId64, r->pos); av_dict_set(&o, "offset", buf, 0);
+        snprintf(buf, sizeof buf, "%" PRId64, end); av_dict_set(&o, "end_offset", buf, 0);
+    }
+    int ret = avio_open2(&r->inner, r->url, AVIO_FLAG_READ, &r->interrupt, &o);
+    av_dict_free(&o);
+    if (ret < 0) return ret;
+    r->requests++;
+    if (r->size < 0) { int64_t s = avio_size(r->inner); if (s > 0) r->size = s; }
+    if (!(r->inner->seekable & AVIO_SEEKABLE_NORMAL) && r->pos == 0 && !r->unranged) {
+        // No Range support: FFmpeg would still stop this response at end_offset; ask again for the whole stream.
+        r->unranged = 1;
+        avio_closep(&r->inner);
+        return scrub_ranged_open_inner(r);
+    }
+    r->inner_pos = r->pos;
+    r->inner_end = r->unranged ? INT64_MAX : end;
+    return 0;
+}
+
+// A server without Range support sends the whole file from byte 0: a seek is emulated by reading and dropping up to
+// the position (from a new request when it is behind), as FFmpeg does for streams it cannot seek in.
+static int scrub_ranged_skip_to_position(scrub_ranged *r) {
+    uint8_t scratch[16384];
+    if (r->inner && r->inner_pos > r->pos) avio_closep(&r->inner);
+    if (!r->inner) {
+        int64_t want = r->pos;
+        r->pos = 0;
+        int ret = scrub_ranged_open_inner(r);
+        r->pos = want;
+        if (ret < 0) return ret;
+    }
+    while (r->inner_pos < r->pos) {
+        int got = avio_read(r->inner, scratch, (int)FFMIN((int64_t)sizeof scratch, r->pos - r->inner_pos));
+        if (got <= 0) return got < 0 ? got : AVERROR_EOF;
+        r->inner_pos += got;
+        r->bytes += got;
+    }
+    return 0;
+}
+
+static int scrub_ranged_read(void *opaque, uint8_t *buf, int n) {
+    scrub_ranged *r = (scrub_ranged *)opaque;
+    if (r->unranged && (!r->inner || r->inner_pos != r->pos)) {
+        int ret = scrub_ranged_skip_to_position(r);
+        if (ret < 0) return ret;
+    }
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if (r->size >= 0 && r->pos >= r->size) return AVERROR_EOF;
+        if (r->inner && !r->unranged && (r->inner_pos != r->pos || r->inner_pos >= r->inner_end)) {
+            int sequential = r->inner_pos == r->pos;
+            avio_closep(&r->inner);
+            r->chunk = sequential ? FFMIN(r->chunk * 2, SCRUB_RANGE_MAX) : SCRUB_RANGE_MIN;
+        }
+        if (!r->inner) { int ret = scrub_ranged_open_inner(r); if (ret < 0) return ret; }
+        int want = (int)FFMIN((int64_t)n, r->inner_end - r->inner_pos);
+        int got = avio_read_partial(r->inner, buf, want);
+        if (got > 0) { r->pos += got; r->inner_pos += got; r->bytes += got; return got; }
+        if (got < 0 && got != AVERROR_EOF) return got;
+        if (r->unranged) return AVERROR_EOF;
+        r->inner_end = r->inner_pos;   // the range ended early: the next attempt asks for what follows
+    }
+    return AVERROR_EOF;
+}
+
+static int64_t scrub_ranged_seek(void *opaque, int64_t offset, int whence) {
+    scrub_ranged *r = (scrub_ranged *)opaque;
+    if (whence & AVSEEK_SIZE) return r->size >= 0 ? r->size : AVERROR(ENOSYS);
+    whence &= ~AVSEEK_FORCE;
+    int64_t p = whence == SEEK_SET ? offset : whence == SEEK_CUR ? r->pos + offset
+              : (whence == SEEK_END && r->size >= 0) ? r->size + offset : -1;
+    if (p < 0) return AVERROR(EINVAL);
+    r->pos = p;   // (the next read closes the open range if it is not there, or skips to it without Range support)
+    return p;
+}
+
+// An AVIOContext reading `url` in bounded ranges with `options` on every request; NULL when out of memory.
+static inline AVIOContext *scrub_ranged_open(const char *url, AVDictionary *options, AVIOInterruptCB interrupt) {
+    scrub_ranged *r = (scrub_ranged *)av_mallocz(sizeof *r);
+    unsigned char *buffer = (unsigned char *)av_malloc(64 << 10);
+    if (!r || !buffer) { av_free(r); av_free(buffer); return NULL; }
+    r->url = av_strdup(url);
+    av_dict_copy(&r->options, options, 0);
+    r->interrupt = interrupt;
+    r->size = -1;
+    r->chunk = SCRUB_RANGE_MIN;
+    AVIOContext *pb = avio_alloc_context(buffer, 64 << 10, 0, r, scrub_ranged_read, NULL, scrub_ranged_seek);
+    if (!pb || !r->url) { av_free(buffer); av_free(r->url); av_dict_free(&r->options); av_free(r); avio_context_free(&pb); return NULL; }
+    pb->seekable = AVIO_SEEKABLE_NORMAL;
+    return pb;
+}
+
+// Requests made and body bytes read so far.
+static inline int64_t scrub_ranged_requests(AVIOContext *pb) { return pb ? ((scrub_ranged *)pb->opaque)->requests : 0; }
+static inline int64_t scrub_ranged_bytes(AVIOContext *pb) { return pb ? ((scrub_ranged *)pb->opaque)->bytes : 0; }
+
+// Frees what scrub_ranged_open made (after avformat_close_input, which leaves custom I/O alone).
+static inline void scrub_ranged_close(AVIOContext *pb) {
+    if (!pb) return;
+    scrub_ranged *r = (scrub_ranged *)pb->opaque;
+    avio_closep(&r->inner);
+    av_free(r->url);
+    av_dict_free(&r->options);
+    av_free(r);
+    av_freep(&pb->buffer);
+    avio_context_free(&pb);
+}
 
 #endif
