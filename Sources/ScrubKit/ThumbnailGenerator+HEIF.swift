@@ -1,7 +1,8 @@
 import FFmpegBridge
 import MediaTime
 
-/// HEIF/HEIC stills through libheif: an embedded thumbnail when it covers the output, else the primary image.
+/// HEIF/HEIC and AVIF stills through libheif: an embedded thumbnail when it covers the output, else the primary image
+/// (FFmpeg 5.1 cannot read HEIC at all, nor AVIF files whose primary item is not the first).
 extension ThumbnailGenerator {
     /// The thumbnail of a HEIF file, or nil when the file is not HEIF or libheif cannot read it.
     func heifStillThumbnail(head: [UInt8]) throws -> (Thumbnail, Timeline)? {
@@ -19,7 +20,7 @@ extension ThumbnailGenerator {
         case .decoded(let picture):
             // Stored orientation can be the other way round: fit what was decoded.
             let size = keep ? maximumSize.fit(width: picture.width, height: picture.height, allowsUpscaling: allowsUpscaling) : out
-            return try finishStill(picture, size: size, orientation: .identity, display: (w, h), codec: "hevc")
+            return try finishStill(picture, size: size, orientation: .identity, display: (w, h), codec: ImageHeader.isAVIF(head) ? "av1" : "hevc")
         }
     }
 }

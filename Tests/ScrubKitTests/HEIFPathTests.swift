@@ -43,3 +43,17 @@ struct HEIFPathTests {
         #expect(MediaInspector().inspect(path: cut).error != nil)
     }
 }
+
+/// AVIF stills go through libheif too (FFmpeg 5.1 cannot read an AVIF whose primary item is not the first).
+@Suite(.enabled(if: Corpus.available, "needs ../shared/media"))
+struct AVIFPathTests {
+    @Test func anAVIFWithAPrimaryItemBoxDecodes() throws {
+        var g = ThumbnailGenerator(path: Corpus.path("sharp-fixtures/pitm.avif"))
+        g.maximumSize = .longestSide(320)
+        let t = try g.image(at: .absolute(.zero))
+        #expect(t.image.width == 320 && t.image.height == 63, "4096×800 fitted: \(t.image.width)×\(t.image.height)")
+        #expect(!FrameScore(t.image).isBlank)
+        let one = try ThumbnailGenerator(path: Corpus.path("androidx-media/avif/white-1x1.avif")).image(at: .absolute(.zero))
+        #expect(one.image.width == 1 && one.image.pixels.allSatisfy { $0 > 240 }, "white")
+    }
+}
