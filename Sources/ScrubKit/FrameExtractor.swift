@@ -201,7 +201,16 @@ final class FrameExtractor {
                 guard let f = try decodeNext() else {
                     atEnd = true
                     if hasLast {   // past the last frame: it is the answer if the video is meant to end there
-                        return Found(frame: last, time: lastTime, reused: false, containsTime: endsWithLastFrame(before: time))
+                        let ends = endsWithLastFrame(before: time)
+                        if !ends, lostFramesAfterLast, retreat.seconds <= 8, !decodingFromStart {
+                            // Frames were sent and never came out: a decoder that started on an open-GOP keyframe
+                            // can drop pictures until it has recovered. Start a GOP or more earlier once more.
+                            try seek(to: time - retreat)
+                            retreat = retreat.multiplied(by: 2)
+                            framesSinceSeek = 0
+                            continue
+                        }
+                        return Found(frame: last, time: lastTime, reused: false, containsTime: ends)
                     }
                     // Nothing came out after the seek (an open-GOP keyframe whose leading pictures need the GOP
                     // before): start decoding further back.
@@ -227,6 +236,13 @@ final class FrameExtractor {
                 continue
             }
             if hasLast {   // last ≤ time < peek: the answer, unless frames between them were lost (damaged data)
+                if lostFramesAfterLast, retreat.seconds <= 8, !decodingFromStart {
+                    // (As above: lost after an open-GOP start, perhaps; one more try from further back.)
+                    try seek(to: time - retreat)
+                    retreat = retreat.multiplied(by: 2)
+                    framesSinceSeek = 0
+                    continue
+                }
                 return Found(frame: last, time: lastTime, reused: false, containsTime: !lostFramesAfterLast)
             }
             // The first frame after the seek is already past the time: the seek landed late (open GOP, edit list,

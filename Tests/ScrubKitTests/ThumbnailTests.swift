@@ -454,6 +454,21 @@ struct ParallelDecodingTests {
     }
 }
 
+/// An open GOP with an edit list (recovery-point I-frames, 1 fps): after a seek onto I(8) FFmpeg drops the B-frame at
+/// 10 s (ffmpeg -ss 8 does too); the exact path starts a GOP earlier when frames it sent never come out.
+@Suite(.enabled(if: Corpus.available, "needs ../shared/media"))
+struct OpenGOPRecoveryTests {
+    @Test func framesAfterAnOpenGOPKeyframeNearTheEndAreExact() throws {
+        var g = ThumbnailGenerator(path: Corpus.path("androidx-media/mp4/iibbibb_editlist_videoonly.mp4"))
+        g.maximumSize = .longestSide(64)
+        g.setExact()
+        for (asked, want) in [(9.5, 9.0), (10.0, 10.0), (10.5, 10.0), (11.0, 11.0), (12.0, 11.0)] {
+            let t = try g.image(at: .absolute(MediaTime(seconds: asked, preferredTimescale: 1000)))
+            #expect(abs(t.actualTime.seconds - want) < 1e-3 && t.isExact, "at \(asked): \(t.actualTime.seconds)")
+        }
+    }
+}
+
 /// MPEG-TS has no index and its timestamp seek lands on any packet: the keyframe before a time is found by reading
 /// packet headers and sought by byte, so decoding starts on it.
 @Suite(.enabled(if: Reference.available, "needs the ffmpeg CLI"))
