@@ -195,6 +195,14 @@ final class FrameExtractor {
         defer { reader.skipTarget = nil }
         var retreat = MediaTime(value: 1, timescale: 1)
         var framesSinceSeek = 0
+        /// Seeks further back (1, 2, 4, 8 s before the time) while that budget lasts; false when it is spent.
+        func backOff() throws -> Bool {
+            guard retreat.seconds <= 8 else { return false }
+            try seek(to: time - retreat)
+            retreat = retreat.multiplied(by: 2)
+            framesSinceSeek = 0
+            return true
+        }
         while true {
             if isCancelled() { throw MediaError(.cancelled, path: source.path, "cancelled") }
             if !hasPeek {
@@ -202,23 +210,14 @@ final class FrameExtractor {
                     atEnd = true
                     if hasLast {   // past the last frame: it is the answer if the video is meant to end there
                         let ends = endsWithLastFrame(before: time)
-                        if !ends, lostFramesAfterLast, retreat.seconds <= 8, !decodingFromStart {
-                            // Frames were sent and never came out: a decoder that started on an open-GOP keyframe
-                            // can drop pictures until it has recovered. Start a GOP or more earlier once more.
-                            try seek(to: time - retreat)
-                            retreat = retreat.multiplied(by: 2)
-                            framesSinceSeek = 0
-                            continue
-                        }
+                        // Frames were sent and never came out: a decoder that started on an open-GOP keyframe can
+                        // drop pictures until it has recovered. Start a GOP or more earlier once more.
+                        if !ends, lostFramesAfterLast, !decodingFromStart, try backOff() { continue }
                         return Found(frame: last, time: lastTime, reused: false, containsTime: ends)
                     }
                     // Nothing came out after the seek (an open-GOP keyframe whose leading pictures need the GOP
                     // before): start decoding further back.
-                    if framesSinceSeek == 0, retreat.seconds <= 8 {
-                        try seek(to: time - retreat)
-                        retreat = retreat.multiplied(by: 2)
-                        continue
-                    }
+                    if framesSinceSeek == 0, try backOff() { continue }
                     throw MediaError(.decodeFailed, path: source.path, "no video frame could be decoded near \(MediaTime.decimalString(time.seconds)) s")
                 }
                 var t = decoder.time(of: f)
@@ -236,25 +235,15 @@ final class FrameExtractor {
                 continue
             }
             if hasLast {   // last ≤ time < peek: the answer, unless frames between them were lost (damaged data)
-                if lostFramesAfterLast, retreat.seconds <= 8, !decodingFromStart {
-                    // (As above: lost after an open-GOP start, perhaps; one more try from further back.)
-                    try seek(to: time - retreat)
-                    retreat = retreat.multiplied(by: 2)
-                    framesSinceSeek = 0
-                    continue
-                }
+                // (As above: lost after an open-GOP start, perhaps; one more try from further back.)
+                if lostFramesAfterLast, !decodingFromStart, try backOff() { continue }
                 return Found(frame: last, time: lastTime, reused: false, containsTime: !lostFramesAfterLast)
             }
             // The first frame after the seek is already past the time: the seek landed late (open GOP, edit list,
             // imprecise index). Back off further and try again, a few times, before settling for this frame.
             // (MP4 indexes keyframes by decode time, so "keyframe at or before" can present after the target.)
             // The target may go below the start: the first keyframe's decode time often is.
-            if framesSinceSeek == 1, retreat.seconds <= 8, !decodingFromStart {
-                try seek(to: time - retreat)
-                retreat = retreat.multiplied(by: 2)
-                framesSinceSeek = 0
-                continue
-            }
+            if framesSinceSeek == 1, !decodingFromStart, try backOff() { continue }
             // The first frame decoded is past the time: the time is before the video's first frame (decoding started
             // at the beginning), or the frames around it do not decode (damaged data).
             return Found(frame: peek, time: peekTime, reused: false, containsTime: decodingFromStart && framesSinceSeek == 1)

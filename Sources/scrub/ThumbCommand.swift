@@ -173,9 +173,7 @@ enum ThumbCommand {
         if !userGaveTimes, gen.appliesPreferredTrackTransform, gen.toneMapsHDR, DesktopThumbnailer.flavor(for: gen.maximumSize) != nil,
            let identity = SourceIdentity(path: gen.path) {
             let (thumb, hit) = try CommandCache.desktop.thumbnail(gen, at: times[0], identity: identity)
-            let file = ThumbnailCache.EncodedFile(bytes: try thumb.encoded(as: format, quality: quality), requestedTime: thumb.requestedTime,
-                                                  actualTime: thumb.actualTime, width: thumb.image.width, height: thumb.image.height,
-                                                  rotation: thumb.orientation.rotation, isExact: thumb.isExact, isApproximate: thumb.isApproximate)
+            let file = try ThumbnailCache.encodedFile(thumb, format: format, quality: quality, rotation: thumb.orientation.rotation)
             return [ThumbnailGenerator.FileResult(index: 0, request: times[0], result: .success(file), fromCache: hit)]
         }
         return try gen.files(at: times, format: format, quality: quality, cache: CommandCache.files)

@@ -164,7 +164,8 @@ public final class BatchRunner: Sendable {
         var result = BatchFileResult(source: source)
         let key = BatchInputs.identity(of: source)
         // The source as it is now: a file replaced at the same path (or rewritten, touched) is redone.
-        let identity = SourceIdentity(path: source)?.description ?? ""
+        let sourceIdentity = SourceIdentity(path: source)
+        let identity = sourceIdentity?.description ?? ""
         if options.resume, let done = state.withLock({ $0[key] }), done.signature == options.signature, done.identity == identity,
            done.records.allSatisfy({ BatchRunner.isValidOutput(path: outputPath($0.output), format: options.format) }) {
             result.records = done.records
@@ -220,7 +221,7 @@ public final class BatchRunner: Sendable {
                 case .failure(let e): result.errors.append((r.index, e))
                 }
             }
-            if let desktop = options.desktop, let id = SourceIdentity(path: source), !good.isEmpty {
+            if let desktop = options.desktop, let id = sourceIdentity, !good.isEmpty {
                 let tenth = timeline.duration.isNumeric ? timeline.start + timeline.duration.multiplied(byRatio: 1, divisor: 10) : timeline.start
                 let pick = good.min { abs(($0.1.requestedTime - tenth).seconds) < abs(($1.1.requestedTime - tenth).seconds) }!
                 desktop.offer(pick.1, path: source, identity: id, originalLongestSide: max(timeline.displayWidth, timeline.displayHeight))

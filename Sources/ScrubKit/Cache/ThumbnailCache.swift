@@ -79,6 +79,13 @@ public final class ThumbnailCache: Sendable {
         }
     }
 
+    /// A thumbnail as an encoded file (`rotation`: what to report as applied).
+    public static func encodedFile(_ thumb: Thumbnail, format: ImageFormat, quality: Int, rotation: Int) throws -> EncodedFile {
+        EncodedFile(bytes: try thumb.encoded(as: format, quality: quality), requestedTime: thumb.requestedTime, actualTime: thumb.actualTime,
+                    width: thumb.image.width, height: thumb.image.height, rotation: rotation, isExact: thumb.isExact,
+                    isApproximate: thumb.isApproximate)
+    }
+
     /// An encoded file stored on disk for `key` (whose key must include the format and quality).
     public func encodedFile(for key: String) -> EncodedFile? {
         guard let b = disk?.bytes(for: "file|" + key) else { return nil }

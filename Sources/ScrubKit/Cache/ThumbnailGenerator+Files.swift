@@ -46,11 +46,8 @@ extension ThumbnailGenerator {
                     out.append(FileResult(index: index, request: time, result: .failure(e), fromCache: false))
                 case .success(let thumb):
                     do {
-                        let file = ThumbnailCache.EncodedFile(
-                            bytes: try thumb.encoded(as: format, quality: quality), requestedTime: thumb.requestedTime,
-                            actualTime: thumb.actualTime, width: thumb.image.width, height: thumb.image.height,
-                            rotation: appliesPreferredTrackTransform ? thumb.orientation.rotation : 0,
-                            isExact: thumb.isExact, isApproximate: thumb.isApproximate)
+                        let file = try ThumbnailCache.encodedFile(thumb, format: format, quality: quality,
+                                                                  rotation: appliesPreferredTrackTransform ? thumb.orientation.rotation : 0)
                         if let k = key(time) { cache?.store(file, for: k) }
                         out.append(FileResult(index: index, request: time, result: .success(file), fromCache: false))
                     } catch {

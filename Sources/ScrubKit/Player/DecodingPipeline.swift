@@ -170,10 +170,7 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
                 // The picture is on screen from the cache. Position the decoder after it (for playing on) once the
                 // scrubbing pauses: a newer seek within 150 ms makes this unnecessary.
                 _ = wake.wait(timeout: .now() + .milliseconds(150))
-                let stillLatest = shared.withLock { s -> Bool in
-                    if s.seek == nil && s.generation == generation { return true }
-                    return false
-                }
+                let stillLatest = shared.withLock { $0.seek == nil && $0.generation == generation }
                 if stillLatest { _ = try? extractor.frame(at: r.time, toleranceBefore: .zero, toleranceAfter: .zero) }
                 continue
             }
