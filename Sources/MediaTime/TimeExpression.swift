@@ -63,17 +63,21 @@ public enum TimeExpression: Sendable, Hashable, CustomStringConvertible {
         self = .absolute(t)
     }
 
-    /// Parses `digits[.digits]` (≤ 9 decimals) exactly as `numerator / 10^k`.
+    /// Parses `digits[.digits]` exactly as `numerator / 10^k` (k ≤ 9; more decimals are rounded to nanoseconds).
     static func decimal(_ text: String, input: String) throws -> (Int64, Int64) {
         let err = TimeExpressionError(input: input, reason: "expected a number such as 12.5, 12.5s, 90ms, 1:02:03, 50% or 3/4")
         let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
         guard pieces.count <= 2, !text.isEmpty, text != "." else { throw err }
         let intPart = String(pieces[0])
-        let fracPart = pieces.count == 2 ? String(pieces[1]) : ""
+        var fracPart = pieces.count == 2 ? String(pieces[1]) : ""
         guard intPart.allSatisfy(\.isASCIIDigitChar), fracPart.allSatisfy(\.isASCIIDigitChar),
               !(intPart.isEmpty && fracPart.isEmpty) else { throw err }
-        guard fracPart.count <= 9 else {
-            throw TimeExpressionError(input: input, reason: "at most 9 decimals")
+        // Beyond nanoseconds (a float printed by a script: 303.36666699999995) the value is rounded to the nearest
+        // nanosecond, halves up, as ffmpeg's -ss takes it (microseconds there) instead of refusing it.
+        var roundsUp = false
+        if fracPart.count > 9 {
+            roundsUp = fracPart[fracPart.index(fracPart.startIndex, offsetBy: 9)] >= "5"
+            fracPart = String(fracPart.prefix(9))
         }
         var den: Int64 = 1
         for _ in 0..<fracPart.count { den *= 10 }
@@ -81,7 +85,7 @@ public enum TimeExpression: Sendable, Hashable, CustomStringConvertible {
             throw TimeExpressionError(input: input, reason: "too large")
         }
         let (scaled, o1) = i.multipliedReportingOverflow(by: den)
-        let (num, o2) = scaled.addingReportingOverflow(f)
+        let (num, o2) = scaled.addingReportingOverflow(f + (roundsUp ? 1 : 0))
         guard !o1, !o2 else { throw TimeExpressionError(input: input, reason: "too large") }
         return (num, den)
     }

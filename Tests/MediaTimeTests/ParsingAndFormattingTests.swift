@@ -20,6 +20,14 @@ import Testing
         #expect(t == MediaTime(value: 25, timescale: 2) && !t.hasBeenRounded)
     }
 
+    @Test func decimalsBeyondNanosecondsRoundToTheNearest() throws {
+        // A float printed by a script: rounded to nanoseconds (halves up), not refused.
+        #expect(try abs("303.36666699999995") == MediaTime(value: 303_366_667_000, timescale: 1_000_000_000))
+        #expect(try abs("1.0000000004") == MediaTime(value: 1_000_000_000, timescale: 1_000_000_000))
+        #expect(try abs("1.0000000005") == MediaTime(value: 1_000_000_001, timescale: 1_000_000_000))
+        #expect(try abs("0.9999999999") == MediaTime(value: 1, timescale: 1))
+    }
+
     @Test func percentAndFraction() throws {
         #expect(try TimeExpression(parsing: "50%") == .fraction(numerator: 1, denominator: 2))
         #expect(try TimeExpression(parsing: "12.5%") == .fraction(numerator: 1, denominator: 8))
@@ -34,7 +42,7 @@ import Testing
         #expect(try TimeExpression(parsing: "2s").resolve(start: MediaTime(value: 10, timescale: 1), duration: .indefinite).seconds == 12)
     }
 
-    @Test(arguments: ["", "abc", "1:2:3:4", "-5", "5x", "1:75", "150%", "5/4", "1/0", "1.2.3", "0.0000000001"])
+    @Test(arguments: ["", "abc", "1:2:3:4", "-5", "5x", "1:75", "150%", "5/4", "1/0", "1.2.3", "1.0000000001x"])
     func errorsNameTheInput(text: String) {
         do {
             _ = try TimeExpression(parsing: text)
