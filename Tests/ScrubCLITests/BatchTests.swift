@@ -302,11 +302,28 @@ import Testing
         // Another machine's fresh temp file (its pid may well be "dead" here): kept. Another machine's old one: removed.
         let foreignFresh = t.appendingPathComponent(".a.jpg.otherpod~1.123.tmp").path
         let foreignOld = t.appendingPathComponent(".b.jpg.otherpod~1.456.tmp").path
-        for f in [foreignFresh, foreignOld] { FileManager.default.createFile(atPath: f, contents: Data([1])) }
+        // This host, a pid that is gone: ours (same pid namespace) is removed at once; one written from another pid
+        // namespace on this host (a container sharing the host's name) is kept while fresh, its pid meaning nothing here.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        var buf = [CChar](repeating: 0, count: 256)
+        _ = gethostname(&buf, buf.count)
+        let host = String(String(cString: buf).split(separator: ".").first ?? "host").unicodeScalars
+            .map { CharacterSet.alphanumerics.contains($0) || $0 == "-" ? String($0) : "-" }.joined()
+        let ns = try #require((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid"))?.filter(\.isNumber))
+        let oursDead = t.appendingPathComponent(".c.jpg.\(host)-\(ns)~\(gone.processIdentifier).1.tmp").path
+        let otherNamespace = t.appendingPathComponent(".d.jpg.\(host)-1~\(gone.processIdentifier).2.tmp").path
+        let hostOnly = t.appendingPathComponent(".e.jpg.\(host)~\(gone.processIdentifier).3.tmp").path   // no namespace known
+        for f in [foreignFresh, foreignOld, oursDead, otherNamespace, hostOnly] { FileManager.default.createFile(atPath: f, contents: Data([1])) }
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: foreignOld)
         let r = try Scrub.run(["thumbs", samples.appendingPathComponent("image.png").path, "--out", t.path, "-q"])
         #expect(r.status == 0)
         #expect(FileManager.default.fileExists(atPath: foreignFresh), "a live writer elsewhere is not disturbed")
         #expect(!FileManager.default.fileExists(atPath: foreignOld), "an abandoned one is cleaned up")
+        #expect(!FileManager.default.fileExists(atPath: oursDead), "a dead writer of this host and pid namespace is cleaned up")
+        #expect(FileManager.default.fileExists(atPath: otherNamespace), "another pid namespace's pid is not looked up here")
+        #expect(FileManager.default.fileExists(atPath: hostOnly), "a host name alone does not make a pid comparable")
     }
 }

@@ -373,10 +373,10 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    /// Removes temporary files (AtomicFile's `.NAME.HOST~PID.RANDOM.tmp`) that no writer will finish: ours (this host)
-    /// whose process is gone, and anyone's older than `maximumAge` — shards on other machines or pods share the
-    /// directory, and their process ids mean nothing here, so the owner marker (host and pid, see ``AtomicFile``) and
-    /// the age decide, never a bare pid.
+    /// Removes temporary files (AtomicFile's `.NAME.HOST-NS~PID.RANDOM.tmp`) that no writer will finish: ours (this
+    /// host and pid namespace) whose process is gone, and anyone's older than `maximumAge` — shards on other machines
+    /// or in other containers share the directory, and their process ids mean nothing here, so the owner marker (host,
+    /// pid namespace and pid, see ``AtomicFile/hostMarker``) and the age decide, never a bare pid.
     static func removeStaleTemporaryFiles(in dir: String, maximumAge: TimeInterval = 15 * 60) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
         let here = AtomicFile.hostMarker
