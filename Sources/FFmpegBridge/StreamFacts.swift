@@ -71,8 +71,11 @@ public struct StreamFacts: Sendable {
         }
         width = Int(par.pointee.width)
         height = Int(par.pointee.height)
-        var sar = par.pointee.sample_aspect_ratio
-        if sar.num <= 0 || sar.den <= 0 { sar = st.pointee.sample_aspect_ratio }
+        // The container's statement first ('pasp' in MP4/MOV, Matroska's display size, AVI's vprp), then the
+        // bitstream's — FFmpeg's av_guess_sample_aspect_ratio and QuickTime agree: an H.263 3GP whose bitstream says
+        // 12:11 (the CIF default) or a phone's slow-motion H.264 whose VUI says 27:64 while 'pasp' says 1:1 is square.
+        var sar = st.pointee.sample_aspect_ratio
+        if sar.num <= 0 || sar.den <= 0 { sar = par.pointee.sample_aspect_ratio }
         sampleAspectRatio = (sar.num > 0 && sar.den > 0) ? StreamFacts.reduced(sar.num, sar.den) : (1, 1)
         if let m = scrub_stream_display_matrix(st) {
             orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))

@@ -33,6 +33,14 @@ struct InspectionTests {
         #expect(v?.displayWidth == 1138 && v?.displayHeight == 640)
     }
 
+    @Test func containerAspectRatioWinsOverTheBitstreams() {
+        // 'pasp' says 1:1; the H.263 bitstream says 12:11 (the CIF default), the slow-motion H.264's VUI 27:64.
+        let h263 = info("androidx-media/3gp/bbb_176x144_128kbps_15fps_h263.3gp").video
+        #expect(h263?.sar.num == 1 && h263?.sar.den == 1 && h263?.displayWidth == 176)
+        let sef = info("androidx-media/mp4/sample_sef_slow_motion.mp4").video
+        #expect(sef?.sar.num == 1 && sef?.sar.den == 1 && sef?.displayWidth == 320)
+    }
+
     @Test func firstPtsTenSeconds() {
         let i = info("androidx-media/mp4/bbb_800x640_768kbps_30fps_avc_2b_firstpts_10_sec.mp4")
         #expect(abs(i.startTime.seconds - 10) < 0.05)
