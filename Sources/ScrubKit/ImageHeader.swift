@@ -8,9 +8,11 @@ enum ImageHeader {
         head(path: path).flatMap(dimensions(bytes:))
     }
 
-    /// The first bytes of a file (enough for every header read here), or nil when it cannot be read.
+    /// The first bytes of a file (enough for every header read here), or nil when it cannot be read or is not a
+    /// regular file (bytes read from a pipe would be missing for FFmpeg afterwards).
     static func head(path: String) -> [UInt8]? {
-        guard let h = FileHandle(forReadingAtPath: path) else { return nil }
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let h = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? h.close() }
         return (try? h.read(upToCount: 256 * 1024)).map { [UInt8]($0) }
     }

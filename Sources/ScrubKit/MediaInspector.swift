@@ -22,9 +22,13 @@ public struct MediaInspector: Sendable {
     public func inspect(path: String) -> MediaInfo {
         var info = MediaInfo(path: path)
         if let problem = MediaFile.checkReadable(path) { info.error = problem; return info }
+        // HEIF-family stills (HEIC, AVIF) as the thumbnailer reads them, through libheif: FFmpeg 5.1 cannot read HEIC,
+        // and opens an AVIF as a one-frame MP4 whose frame it cannot find when the primary item is not the first.
+        if !Demuxer.isURL(path), let head = ImageHeader.head(path: path), ImageHeader.isHEIF(head), let heif = heifInfo(path, head: head) {
+            return heif
+        }
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: path, maxPixels: pixelLimit) } catch {
-            if let heif = heifInfo(path) { return heif }   // FFmpeg 5.1 cannot read HEIF stills; libheif can
             info.error = MediaError.opening(path, error)
             return info
         }
@@ -100,14 +104,15 @@ public struct MediaInspector: Sendable {
         return info
     }
 
-    /// A HEIF/HEIC still as libheif sees it (displayed size; its rotation is already applied), or nil.
-    private func heifInfo(_ path: String) -> MediaInfo? {
-        guard let head = ImageHeader.head(path: path), ImageHeader.isHEIF(head), let heif = HEIFPicture(path: path),
-              heif.width > 0, heif.height > 0 else { return nil }
+    /// A HEIF/HEIC or AVIF still as libheif sees it (displayed size; its rotation is already applied), or nil when
+    /// libheif cannot open it.
+    private func heifInfo(_ path: String, head: [UInt8]) -> MediaInfo? {
+        guard let heif = HEIFPicture(path: path), heif.width > 0, heif.height > 0 else { return nil }
+        let isAVIF = ImageHeader.isAVIF(head)
         var info = MediaInfo(path: path)
-        info.container = "heif"
+        info.container = isAVIF ? "avif" : "heif"
         info.isStill = true
-        info.video = VideoInfo(streamIndex: 0, codec: "hevc", profile: nil, pixelFormat: nil, bitDepth: nil,
+        info.video = VideoInfo(streamIndex: 0, codec: isAVIF ? "av1" : "hevc", profile: nil, pixelFormat: nil, bitDepth: nil,
                                width: heif.width, height: heif.height, sar: (1, 1), rotation: 0, mirrored: false,
                                displayWidth: heif.width, displayHeight: heif.height, frameRate: nil, averageFrameRate: nil,
                                frameCount: 1, keyframeInterval: nil, colorPrimaries: nil, colorTransfer: nil,
@@ -115,7 +120,7 @@ public struct MediaInspector: Sendable {
         if heif.width * heif.height > pixelLimit {
             info.error = MediaError.overPixelLimit(path, width: heif.width, height: heif.height, limit: pixelLimit)
         } else if verifiesDecoding, case .failed(let reason) = heif.decode(minWidth: 1, minHeight: 1, keepsStoredOrientation: false, maxPixels: pixelLimit) {
-            info.error = MediaError(.decodeFailed, path: path, "the HEIF image could not be decoded (\(reason))")
+            info.error = MediaError(.decodeFailed, path: path, "the \(isAVIF ? "AVIF" : "HEIF") image could not be decoded (\(reason))")
         }
         return info
     }

@@ -56,4 +56,23 @@ struct AVIFPathTests {
         let one = try ThumbnailGenerator(path: Corpus.path("androidx-media/avif/white-1x1.avif")).image(at: .absolute(.zero))
         #expect(one.image.width == 1 && one.image.pixels.allSatisfy { $0 > 240 }, "white")
     }
+
+    @Test func infoSeesTheStillTheThumbnailerDecodes() {
+        // FFmpeg opens this AVIF as a one-frame MP4 whose frame it cannot find; info said "no video frame".
+        let info = MediaInspector().inspect(path: Corpus.path("sharp-fixtures/pitm.avif"))
+        #expect(info.error == nil, "\(String(describing: info.error))")
+        #expect(info.isStill && info.container == "avif" && info.video?.codec == "av1")
+        #expect(info.video?.displayWidth == 4096 && info.video?.displayHeight == 800)
+    }
+}
+
+/// The head read that routes stills reads regular files only: bytes taken from a pipe would be missing for FFmpeg.
+@Suite struct ImageHeaderTests {
+    @Test func onlyRegularFilesAreRead() throws {
+        #expect(ImageHeader.head(path: "/dev/zero") == nil, "a character device is not read")
+        let f = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-head-\(UUID().uuidString)")
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: f)
+        defer { try? FileManager.default.removeItem(at: f) }
+        #expect(ImageHeader.head(path: f.path) == [0x89, 0x50, 0x4E, 0x47])
+    }
 }
