@@ -95,6 +95,17 @@ enum Scrub {
         #expect(j.count == 1)
         #expect((j.first?["error"] as? String)?.contains("/nonexistent/clip.mp4: no such file") == true)
     }
+
+    @Test func pipesAndDevicesAreNamedForWhatTheyAre() throws {
+        // A FIFO nobody writes to: refused at once (not "empty file", and no wait for a writer).
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-fifo-\(UUID().uuidString).mp4").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let r = try Scrub.run(["thumb", fifo, "-o", fifo + ".jpg"])
+        #expect(r.status == 1 && r.stderr.contains("\(fifo): is a pipe (FIFO), not a file"), "\(r.stderr)")
+        let d = try Scrub.run(["info", "/dev/zero"])
+        #expect(d.status == 1 && d.stderr.contains("/dev/zero: is a device, not a file"), "\(d.stderr)")
+    }
 }
 
 @Suite(.enabled(if: Scrub.corpusAvailable, "needs ../shared/media"))
