@@ -37,10 +37,9 @@ public struct MediaInspector: Sendable {
             info.error = MediaError(.notMedia, path: path, "a text file, not media")
             return info
         }
-        info.bitRate = demuxer.bitRate
         let streams = demuxer.streams
         info.attachedPictures = streams.filter { $0.kind == .video && $0.isAttachedPicture }.count
-        info.audio = streams.filter { $0.kind == .audio }.map { AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels) }
+        info.audio = MediaInspector.audio(streams)
         info.isStill = MediaFile.isStillContainer(demuxer.formatName)
         var videoStream = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
         // A still FFmpeg reads no size from (image bombs report 0×0): its header bytes say it.
@@ -49,14 +48,11 @@ public struct MediaInspector: Sendable {
             videoStream = v
         }
         if let v = videoStream {
-            info.video = describe(v)
+            info.video = MediaInspector.describe(v)
             if !info.isStill, !demuxer.isLive, let kf = try? keyframeInterval(demuxer, v.index) { info.video?.keyframeInterval = kf }
         }
         (info.duration, info.durationKind) = MediaFile.duration(demuxer: demuxer, streams: streams, video: videoStream, isStill: info.isStill)
-        if info.durationKind == .known, let size = demuxer.fileSize, info.duration.seconds > 0 {
-            let implied = Int(Double(size) * 8 / info.duration.seconds)
-            if info.bitRate == nil || info.bitRate! < implied / 4 { info.bitRate = implied }  // container rate from a bogus duration
-        }
+        info.bitRate = MediaInspector.bitRate(demuxer, duration: info.durationKind == .known ? info.duration : .invalid)
         if let v = videoStream, v.startTime.isNumeric { info.startTime = v.startTime }
         else if demuxer.startTime.isNumeric { info.startTime = demuxer.startTime }
         if info.isStill { info.startTime = .zero }
@@ -125,7 +121,24 @@ public struct MediaInspector: Sendable {
         return info
     }
 
-    private func describe(_ v: StreamFacts) -> VideoInfo {
+    /// The audio streams as `info` reports them.
+    static func audio(_ streams: [StreamFacts]) -> [AudioInfo] {
+        streams.filter { $0.kind == .audio }.map { AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels) }
+    }
+
+    /// The container's bit rate, or the one a known duration implies when the container's is missing or far below it
+    /// (a container rate computed from a bogus duration).
+    static func bitRate(_ demuxer: Demuxer, duration: MediaTime) -> Int? {
+        var rate = demuxer.bitRate
+        if duration.isNumeric, duration.seconds > 0, let size = demuxer.fileSize {
+            let implied = Int(Double(size) * 8 / duration.seconds)
+            if rate == nil || rate! < implied / 4 { rate = implied }
+        }
+        return rate
+    }
+
+    /// A video stream's facts as `info` reports them (no keyframe scan: that reads packets).
+    static func describe(_ v: StreamFacts) -> VideoInfo {
         let (dw, dh) = VideoInfo.displaySize(width: v.width, height: v.height, sar: v.sampleAspectRatio, rotation: v.orientation.rotation)
         func rate(_ r: (num: Int32, den: Int32)) -> Double? { r.num > 0 && r.den > 0 ? Double(r.num) / Double(r.den) : nil }
         let hdr: VideoInfo.HDR = v.colorTransfer == "smpte2084" ? .pq : (v.colorTransfer == "arib-std-b67" ? .hlg : .none)

@@ -131,6 +131,11 @@ public struct ThumbnailGenerator: Sendable {
         public var codec: String
         public var displayWidth: Int
         public var displayHeight: Int
+        /// The rest of a contact sheet's header, as `info` reports it, from the open that made the thumbnails (nil and
+        /// empty for stills read without FFmpeg).
+        public var video: VideoInfo? = nil
+        public var audio: [AudioInfo] = []
+        public var bitRate: Int? = nil
     }
 
     /// Opens the file once, asks `plan` which times to take given its timeline, and generates them.
@@ -196,7 +201,9 @@ public struct ThumbnailGenerator: Sendable {
         // A plan (`--count`, `--every`) needs a length: for a stream that does not say (raw H.264), count its frames.
         let duration = plan == nil ? source.duration : source.lengthForPlanning
         let timeline = Timeline(start: source.start, duration: duration, isStill: source.isStill,
-                                codec: source.stream.codecName, displayWidth: displaySize.0, displayHeight: displaySize.1)
+                                codec: source.stream.codecName, displayWidth: displaySize.0, displayHeight: displaySize.1,
+                                video: MediaInspector.describe(source.stream), audio: MediaInspector.audio(source.demuxer.streams),
+                                bitRate: source.isStill ? nil : MediaInspector.bitRate(source.demuxer, duration: source.duration))
         let times = try fixedTimes ?? plan!(timeline)
         let facts = source.stream
         // Output size before rotation, from the display size (SAR applied; the orientation of a still is only

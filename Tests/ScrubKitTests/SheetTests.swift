@@ -153,3 +153,25 @@ struct FrameScoreTests {
         #expect(s.colourVariety > 0.9 && s.colourVariety < 1.1, "two colours: one bit")
     }
 }
+
+/// A contact sheet's header comes from the open that made its thumbnails, not from a second open of the file.
+struct SheetHeaderTests {
+    @Test func headerFactsComeFromTheThumbnailsOpen() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-header-\(UUID().uuidString).mp4")
+        try FileManager.default.copyItem(at: root.appendingPathComponent("samples/h264_gop2s.mp4"), to: copy)
+        let info = MediaInspector(verifiesDecoding: false).inspect(path: copy.path)
+        let (timeline, results) = try ThumbnailGenerator(path: copy.path).generate { _ in [.fraction(numerator: 1, denominator: 2)] }
+        #expect(results.count == 1)
+        // Gone (or, for a URL, expensive) by the time the sheet is drawn: the header must not need it.
+        try FileManager.default.removeItem(at: copy)
+        let (title, lines) = BatchRunner.sheetHeader(source: copy.path, timeline: timeline)
+        #expect(title == copy.lastPathComponent)
+        let v = try #require(info.video)
+        let facts = try #require(lines.first)
+        #expect(facts.contains(v.codec) && facts.contains("\(v.displayWidth)×\(v.displayHeight)"), "\(facts)")
+        #expect(facts.contains("fps") && facts.contains("/s"), "frame rate and bit rate: \(facts)")
+        let a = try #require(info.audio.first)
+        #expect(lines.last == "audio: \(a.codec) 44.1 kHz mono", "\(lines)")
+    }
+}

@@ -62,24 +62,24 @@ extension BatchRunner {
     }
 
     /// A sheet's header: the file's name, then its facts (size on disk, duration, picture, codec, frame rate, bit
-    /// rate) and its sound, from the container's headers.
+    /// rate) and its sound, from the container's headers as the thumbnails' open read them (no second open: a URL
+    /// is not fetched again).
     static func sheetHeader(source: String, timeline: ThumbnailGenerator.Timeline) -> (String, [String]) {
         let title = (Redaction.display(source) as NSString).lastPathComponent
-        let info = MediaInspector(verifiesDecoding: false).inspect(path: source)
         var facts: [String] = []
         var st = stat()
         if !Demuxer.isURL(source), stat(source, &st) == 0 { facts.append(byteCount(Int64(st.st_size))) }
         if timeline.duration.isNumeric { facts.append(SheetTimes.label(timeline.duration.seconds, digits: 2, hours: timeline.duration.seconds >= 3600)) }
         facts.append("\(timeline.displayWidth)×\(timeline.displayHeight)")
-        if let v = info.video {
+        if let v = timeline.video {
             facts.append(v.codec + (v.profile.map { " \($0)" } ?? "") + (v.bitDepth.map { $0 > 8 ? " \($0)-bit" : "" } ?? ""))
             if let fps = v.averageFrameRate ?? v.frameRate, fps > 0 { facts.append(String(format: fps == fps.rounded() ? "%.0f fps" : "%.3g fps", fps)) }
             if v.hdr != .none { facts.append("HDR " + v.hdr.rawValue.uppercased()) }
         } else {
             facts.append(timeline.codec)
         }
-        if let b = info.bitRate, b > 0 { facts.append(b >= 1_000_000 ? String(format: "%.1f Mb/s", Double(b) / 1e6) : "\(b / 1000) kb/s") }
-        let audio = info.audio.isEmpty ? "no audio" : "audio: " + info.audio.map { a in
+        if let b = timeline.bitRate, b > 0 { facts.append(b >= 1_000_000 ? String(format: "%.1f Mb/s", Double(b) / 1e6) : "\(b / 1000) kb/s") }
+        let audio = timeline.audio.isEmpty ? "no audio" : "audio: " + timeline.audio.map { a in
             let ch = a.channels == 1 ? "mono" : a.channels == 2 ? "stereo" : "\(a.channels) ch"
             return "\(a.codec) \(a.sampleRate % 1000 == 0 ? "\(a.sampleRate / 1000)" : String(format: "%.1f", Double(a.sampleRate) / 1000)) kHz \(ch)"
         }.joined(separator: ", ")
