@@ -137,16 +137,17 @@ public struct MediaInspector: Sendable {
         return rate
     }
 
-    /// A video stream's facts as `info` reports them (no keyframe scan: that reads packets).
-    static func describe(_ v: StreamFacts) -> VideoInfo {
+    /// A video stream's facts as `info` reports them (no keyframe scan: that reads packets). A still has no frame
+    /// rate (image2 says 25 fps).
+    static func describe(_ v: StreamFacts, isStill: Bool = false) -> VideoInfo {
         let (dw, dh) = VideoInfo.displaySize(width: v.width, height: v.height, sar: v.sampleAspectRatio, rotation: v.orientation.rotation)
         func rate(_ r: (num: Int32, den: Int32)) -> Double? { r.num > 0 && r.den > 0 ? Double(r.num) / Double(r.den) : nil }
         let hdr: VideoInfo.HDR = v.colorTransfer == "smpte2084" ? .pq : (v.colorTransfer == "arib-std-b67" ? .hlg : .none)
         return VideoInfo(streamIndex: v.index, codec: v.codecName == "none" ? (v.codecTag ?? "unknown") : v.codecName, profile: v.profile, pixelFormat: v.pixelFormat,
                          bitDepth: v.bitDepth, width: v.width, height: v.height, sar: v.sampleAspectRatio,
                          rotation: v.orientation.rotation, mirrored: v.orientation.mirrored,
-                         displayWidth: dw, displayHeight: dh, frameRate: rate(v.frameRate),
-                         averageFrameRate: rate(v.averageFrameRate), frameCount: v.frameCount, keyframeInterval: nil,
+                         displayWidth: dw, displayHeight: dh, frameRate: isStill ? nil : rate(v.frameRate),
+                         averageFrameRate: isStill ? nil : rate(v.averageFrameRate), frameCount: v.frameCount, keyframeInterval: nil,
                          colorPrimaries: v.colorPrimaries, colorTransfer: v.colorTransfer, colorMatrix: v.colorMatrix,
                          colorRange: v.colorRange, hdr: hdr)
     }

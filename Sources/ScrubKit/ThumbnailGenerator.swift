@@ -202,7 +202,8 @@ public struct ThumbnailGenerator: Sendable {
         let duration = plan == nil ? source.duration : source.lengthForPlanning
         let timeline = Timeline(start: source.start, duration: duration, isStill: source.isStill,
                                 codec: source.stream.codecName, displayWidth: displaySize.0, displayHeight: displaySize.1,
-                                video: MediaInspector.describe(source.stream), audio: MediaInspector.audio(source.demuxer.streams),
+                                video: MediaInspector.describe(source.stream, isStill: source.isStill),
+                                audio: MediaInspector.audio(source.demuxer.streams),
                                 bitRate: source.isStill ? nil : MediaInspector.bitRate(source.demuxer, duration: source.duration))
         let times = try fixedTimes ?? plan!(timeline)
         let facts = source.stream

@@ -174,4 +174,12 @@ struct SheetHeaderTests {
         let a = try #require(info.audio.first)
         #expect(lines.last == "audio: \(a.codec) 44.1 kHz mono", "\(lines)")
     }
+
+    @Test func aStillHasNoFrameRate() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let png = root.appendingPathComponent("samples/image.png").path
+        let (timeline, _) = try ThumbnailGenerator(path: png).generate { _ in [.absolute(.zero)] }
+        let (_, lines) = BatchRunner.sheetHeader(source: png, timeline: timeline)
+        #expect(lines.first?.contains("png") == true && lines.first?.contains("fps") == false, "\(lines)")
+    }
 }
