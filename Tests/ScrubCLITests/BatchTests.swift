@@ -310,13 +310,14 @@ import Testing
         gone.waitUntilExit()
         var buf = [CChar](repeating: 0, count: 256)
         _ = gethostname(&buf, buf.count)
-        let host = String(String(cString: buf).split(separator: ".").first ?? "host").unicodeScalars
+        let name = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let host = String(name.split(separator: ".").first ?? "host").unicodeScalars
             .map { CharacterSet.alphanumerics.contains($0) || $0 == "-" ? String($0) : "-" }.joined()
         let ns = try #require((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid"))?.filter(\.isNumber))
         let oursDead = t.appendingPathComponent(".c.jpg.\(host)-\(ns)~\(gone.processIdentifier).1.tmp").path
         let otherNamespace = t.appendingPathComponent(".d.jpg.\(host)-1~\(gone.processIdentifier).2.tmp").path
         let hostOnly = t.appendingPathComponent(".e.jpg.\(host)~\(gone.processIdentifier).3.tmp").path   // no namespace known
-        for f in [foreignFresh, foreignOld, oursDead, otherNamespace, hostOnly] { FileManager.default.createFile(atPath: f, contents: Data([1])) }
+        for f in [foreignFresh, foreignOld, oursDead, otherNamespace, hostOnly] { #expect(FileManager.default.createFile(atPath: f, contents: Data([1]))) }
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: foreignOld)
         let r = try Scrub.run(["thumbs", samples.appendingPathComponent("image.png").path, "--out", t.path, "-q"])
         #expect(r.status == 0)
