@@ -61,6 +61,18 @@ public struct ThumbnailGenerator: Sendable {
         /// never overlap, so a batch's thumbnails stay in time order.
         case betweenNeighbours
 
+        /// The window's width for a time whose nearest requested neighbour is `gapToNearest` away (nil: none), in a
+        /// file lasting `duration`.
+        func width(duration: MediaTime, gapToNearest: MediaTime?) -> MediaTime {
+            let fallback = MediaTime(value: 2, timescale: 1)
+            switch self {
+            case .span(let w): return w
+            case .fractionOfDuration(let f):
+                return duration.isNumeric ? MediaTime(seconds: duration.seconds * f, preferredTimescale: 1000) : fallback
+            case .betweenNeighbours: return gapToNearest?.multiplied(byRatio: 9, divisor: 10) ?? fallback
+            }
+        }
+
         public var description: String {
             switch self {
             case .span(let t): return "span:\(t.description)"
@@ -286,14 +298,7 @@ public struct ThumbnailGenerator: Sendable {
                 if selectsRepresentativeFrames && !source.isStill {
                     let gaps = [k > 0 ? r.time - requests[k - 1].time : nil, k + 1 < requests.count ? requests[k + 1].time - r.time : nil]
                         .compactMap { $0 }.filter { $0 > .zero }
-                    let window: MediaTime
-                    switch representativeWindow {
-                    case .span(let w): window = w
-                    case .fractionOfDuration(let f):
-                        window = source.duration.isNumeric ? MediaTime(seconds: source.duration.seconds * f, preferredTimescale: 1000)
-                                                          : MediaTime(value: 2, timescale: 1)
-                    case .betweenNeighbours: window = gaps.min()?.multiplied(byRatio: 9, divisor: 10) ?? MediaTime(value: 2, timescale: 1)
-                    }
+                    let window = representativeWindow.width(duration: source.duration, gapToNearest: gaps.min())
                     var thumb = try representativeFrame(near: r.time, window: window, source: source, extractor: extractor, scaler: scaler)
                     thumb.requestedTime = r.time
                     deliver(ThumbnailResult(index: r.index, request: r.expression, result: .success(thumb)))
