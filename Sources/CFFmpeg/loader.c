@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #define SCRUB_STR2(x) #x
@@ -74,4 +75,54 @@ void *scrub_ffmpeg_symbol(enum scrub_ffmpeg_library library, const char *name) {
         _exit(127);
     }
     return symbol;
+}
+
+// --- What `scrub --version` reports: the libraries found, without ending the process when one is missing. ---
+
+static const char *const names[] = {
+    [SCRUB_LIB_AVUTIL] = "libavutil", [SCRUB_LIB_SWSCALE] = "libswscale",
+    [SCRUB_LIB_AVCODEC] = "libavcodec", [SCRUB_LIB_AVFORMAT] = "libavformat",
+};
+static const char *const version_functions[] = {
+    [SCRUB_LIB_AVUTIL] = "avutil_version", [SCRUB_LIB_SWSCALE] = "swscale_version",
+    [SCRUB_LIB_AVCODEC] = "avcodec_version", [SCRUB_LIB_AVFORMAT] = "avformat_version",
+};
+static const unsigned built_versions[] = {
+    [SCRUB_LIB_AVUTIL] = LIBAVUTIL_VERSION_INT, [SCRUB_LIB_SWSCALE] = LIBSWSCALE_VERSION_INT,
+    [SCRUB_LIB_AVCODEC] = LIBAVCODEC_VERSION_INT, [SCRUB_LIB_AVFORMAT] = LIBAVFORMAT_VERSION_INT,
+};
+
+int scrub_ffmpeg_library_count(void) { return 4; }
+
+int scrub_ffmpeg_can_open(const char *soname, char *error, size_t size) {
+    void *handle = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
+    if (handle) { dlclose(handle); return 1; }
+    if (error && size) snprintf(error, size, "%s", dlerror());
+    return 0;
+}
+
+scrub_ffmpeg_library_info scrub_ffmpeg_probe(int index, char *error, size_t size) {
+    scrub_ffmpeg_library_info info = {0};
+    if (index < 0 || index >= 4) return info;
+    info.name = names[index];
+    info.soname = sonames[index];
+    info.built = built_versions[index];
+    if (error && size) error[0] = 0;
+    // The handle stays open (as the forwarders' would): a reference count, so later forwarders share it.
+    void *handle = dlopen(sonames[index], RTLD_LAZY | RTLD_LOCAL);
+    if (!handle) {
+        if (error && size) snprintf(error, size, "%s", dlerror());
+        return info;
+    }
+    unsigned (*version)(void) = (unsigned (*)(void))dlsym(handle, version_functions[index]);
+    info.found = version ? version() : 0;
+    if (!version && error && size) snprintf(error, size, "%s has no %s", sonames[index], version_functions[index]);
+    return info;
+}
+
+const char *scrub_ffmpeg_release(void) {
+    void *handle = dlopen(sonames[SCRUB_LIB_AVUTIL], RTLD_LAZY | RTLD_LOCAL);
+    if (!handle) return NULL;
+    const char *(*info)(void) = (const char *(*)(void))dlsym(handle, "av_version_info");
+    return info ? info() : NULL;
 }

@@ -17,3 +17,8 @@ public enum SixelEncoder {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension SixelEncoder {
+    /// libsixel's version (the headers': the library has no run-time query).
+    public static var libraryVersion: String { LIBSIXEL_VERSION }
+}

@@ -175,3 +175,14 @@ public final class TextRenderer {
         return TextMask(width: width, height: height, baseline: ascent, alpha: alpha)
     }
 }
+
+/// Versions of the text libraries, for `scrub --version`.
+public enum TextLibraries {
+    /// FreeType's version (the headers').
+    public static var freeType: String { "\(FREETYPE_MAJOR).\(FREETYPE_MINOR).\(FREETYPE_PATCH)" }
+    /// fontconfig's version, as found at run time (`FcGetVersion`: 21401 = 2.14.1).
+    public static var fontconfig: String {
+        let v = Int(FcGetVersion())
+        return "\(v / 10000).\(v / 100 % 100).\(v % 100)"
+    }
+}

@@ -22,7 +22,13 @@ enum BenchCommand {
         memory; 1600 px and 320 px thumbnails (for JPEG also without shrink-on-load). Each figure is measured inside
         its own child process from /proc/self/status: wall time of the work, peak RSS, RSS with the result held, RSS
         above the process's own baseline (libraries loaded), and the result's theoretical size (w × h × 4).
-        """)
+        """,
+        operands: .media,
+        examples: [
+            Example(title: "Decode vs downsample on generated inputs", command: "scrub bench"),
+            Example(title: "On your own files, with a chart", command: "scrub bench photo.jpg clip.mp4 --runs 5 --svg bench.svg"),
+            Example(title: "What the thumbnail cache saves on one file", command: "scrub bench --cache clip.mp4"),
+        ])
 
     /// `--cache`: the cache's figures for one file, as a table or JSON lines.
     static func runCache(_ p: ParsedArguments) throws -> Int32 {

@@ -15,7 +15,12 @@ enum CacheCommand {
         discussion: """
         scrub's cache keeps thumbnails made with --cache (at most 512 MiB, least recently used removed first); the
         desktop's ($XDG_CACHE_HOME/thumbnails) is shared by file managers and holds one thumbnail per file and size.
-        """)
+        """,
+        operands: .nothing,
+        examples: [
+            Example(title: "Where the caches are and what they hold", command: "scrub cache"),
+            Example(title: "Empty scrub's cache", command: "scrub cache --clear"),
+        ])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)

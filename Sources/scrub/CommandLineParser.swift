@@ -15,6 +15,44 @@ struct OptionSpec {
     var takesValue: Bool
     var valueName: String = "VALUE"
     var help: String
+    /// The values it accepts, when they are a fixed set (`png jpeg webp`): offered by shell completion.
+    var values: [String] = []
+
+    /// What shell completion offers for the value: the fixed set, else files or directories from the value's name.
+    var valueCompletion: ValueCompletion {
+        if !values.isEmpty { return .choices(values) }
+        switch valueName {
+        case "FILE", "FILE|-", "OUT": return .files
+        case "DIR": return .directories
+        default: return .nothing
+        }
+    }
+}
+
+/// What shell completion offers in one place of a command line.
+enum ValueCompletion: Equatable {
+    /// Nothing (a number, a time, a template: the user types it).
+    case nothing
+    /// One of these words.
+    case choices([String])
+    /// Any file.
+    case files
+    /// Directories.
+    case directories
+    /// Media files (by extension) and directories.
+    case media
+    /// Still-image files (by extension) and directories.
+    case images
+    /// scrub's command names.
+    case commands
+}
+
+/// One example of a command, for its manual page.
+struct Example {
+    /// What it does, one sentence.
+    var title: String
+    /// The command line.
+    var command: String
 }
 
 /// A subcommand's declared interface, used for parsing and for `--help`.
@@ -24,10 +62,21 @@ struct CommandSpec {
     var usage: String
     var options: [OptionSpec]
     var discussion: String = ""
+    /// What the command's operands (FILE, INPUT, …) are, for shell completion.
+    var operands: ValueCompletion = .media
+    /// Examples for the manual page.
+    var examples: [Example] = []
+    /// Exit statuses beyond 0 and 64 (usage), for the manual page.
+    var exitStatuses: [(Int32, String)] = [(1, "A file or a time failed (each is reported on standard error).")]
+
+    /// The options as `--help` and the manual page list them: the declared ones and `--help`.
+    var documentedOptions: [OptionSpec] {
+        options + [OptionSpec(names: ["-h", "--help"], takesValue: false, help: "Show help for this command.")]
+    }
 
     var helpText: String {
         var s = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n\nOPTIONS:\n"
-        for o in options + [OptionSpec(names: ["-h", "--help"], takesValue: false, help: "Show help for this command.")] {
+        for o in documentedOptions {
             let left = o.names.joined(separator: ", ") + (o.takesValue ? " <\(o.valueName)>" : "")
             s += "  " + left.padding(toLength: max(left.count, 28), withPad: " ", startingAt: 0) + "  " + o.help + "\n"
         }
@@ -112,6 +161,7 @@ func printOut(_ line: String) {
         let total = buf.count - 1
         while offset < total {
             let n = write(1, buf.baseAddress! + offset, total - offset)
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { return }
             offset += n
         }

@@ -17,7 +17,12 @@ enum DownsampleCommand {
         JPEGs are decoded at 1/2, 1/4 or 1/8 size when that still covers the output (shrink-on-load), then
         scaled in one quality pass. Each result is NAME.EXT in DIR, written atomically. Bad files are reported and
         skipped; exit status 1 when any failed.
-        """)
+        """,
+        operands: .images,
+        examples: [
+            Example(title: "Shrink a folder's photos to 1024 pixels, EXIF orientation applied", command: "scrub downsample photos/*.jpg --max-size 1024 --out small"),
+            Example(title: "WebP copies, one JSON line per picture", command: "scrub downsample *.heic --max-size 512 --format webp --out web --json"),
+        ])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)

@@ -13,7 +13,13 @@ enum InfoCommand {
             OptionSpec(names: ["--no-decode"], takesValue: false, help: "Skip decoding the first frame (faster; corrupt video may go unnoticed)."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
         ],
-        discussion: "Exit status: 0 when every file could be used, 1 when any failed (all are still reported), 64 on usage errors.")
+        discussion: "Exit status: 0 when every file could be used, 1 when any failed (all are still reported), 64 on usage errors.",
+        operands: .media,
+        examples: [
+            Example(title: "Describe a clip: container, duration, video and audio streams", command: "scrub info clip.mp4"),
+            Example(title: "One JSON object per file, for scripts", command: "scrub info --json *.mp4"),
+            Example(title: "Quick facts without decoding a frame", command: "scrub info --no-decode film.mkv"),
+        ])
 
     static func run(_ args: [String]) throws -> Int32 {
         let parsed = try ParsedArguments(args, spec: spec)

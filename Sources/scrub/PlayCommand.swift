@@ -9,7 +9,7 @@ enum PlayCommand {
         abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics). No audio output.",
         usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] | scrub play --bench FILE",
         options: [
-            OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none."),
+            OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
             OptionSpec(names: ["--loop"], takesValue: false, help: "Start over at the end instead of pausing."),
             OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics."),
@@ -21,7 +21,13 @@ enum PlayCommand {
         Home/End · [/] slower/faster · e exact seeks on/off · q, Esc or Ctrl-C quit.
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
         Mouse: click or drag on the bar to seek. Video only: scrub plays no sound.
-        """)
+        """,
+        operands: .media,
+        examples: [
+            Example(title: "Play and scrub a video in this terminal", command: "scrub play film.mkv"),
+            Example(title: "Force coloured half-blocks (over a slow SSH link)", command: "scrub play film.mkv --graphics blocks"),
+            Example(title: "Measure frame rate and seek times without a terminal", command: "scrub play --bench clip.mp4 --seconds 5"),
+        ])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)

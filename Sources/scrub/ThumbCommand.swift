@@ -15,7 +15,7 @@ struct OutputOptions {
         OptionSpec(names: ["--width"], takesValue: true, valueName: "W", help: "Fit inside W pixels wide (with --height: a box)."),
         OptionSpec(names: ["--height"], takesValue: true, valueName: "H", help: "Fit inside H pixels high."),
         OptionSpec(names: ["--upscale"], takesValue: false, help: "Enlarge pictures smaller than the size asked for."),
-        OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "png, jpeg or webp (default: from the output name, else jpeg)."),
+        OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "png, jpeg or webp (default: from the output name, else jpeg).", values: ["png", "jpeg", "webp"]),
         OptionSpec(names: ["--quality"], takesValue: true, valueName: "Q", help: "JPEG/WebP quality 1-100 (default 85)."),
     ]
 
@@ -72,7 +72,15 @@ enum ThumbCommand {
         file has not changed since). With --at, thumbnails are kept in $XDG_CACHE_HOME/scrub (512 MiB, least
         recently used removed first), keyed on the file's identity (device, inode, size, modification and change
         times) and every setting: a changed file is never served from an older picture. Cache trouble is a warning.
-        """)
+        """,
+        operands: .media,
+        examples: [
+            Example(title: "The representative frame of a video (between 10 % and 30 %), 320 pixels", command: "scrub thumb clip.mp4"),
+            Example(title: "The exact frame at 1 min 2.5 s, at most 640 pixels, as PNG", command: "scrub thumb clip.mp4 --at 1:02.5 --exact --max-size 640 -o frame.png"),
+            Example(title: "Three thumbnails from one open", command: "scrub thumb clip.mp4 --at 10% --at 50% --at 90% -o 'clip-{index}.jpg'"),
+            Example(title: "A phone photo, upright, for a web page", command: "scrub thumb photo.heic --width 800 --height 600 -o photo.webp"),
+            Example(title: "A thumbnail kept in the cache (a second run reads it)", command: "scrub thumb film.mkv --at 50% --cache --json"),
+        ])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)

@@ -46,7 +46,15 @@ enum ThumbsCommand {
         INPUT is a file, a directory (searched recursively for media files), @LIST (one path per line) or - (paths on
         standard input). Bad files are reported and skipped; the exit status is 1 when anything failed.
         Outputs are written atomically; a run killed at any point leaves no partial file, and --resume finishes it.
-        """)
+        """,
+        operands: .media,
+        examples: [
+            Example(title: "Eight thumbnails of every video under a folder, with a manifest", command: "scrub thumbs ~/Videos --out thumbs --count 8 --json manifest.jsonl"),
+            Example(title: "A 4×5 contact sheet per file", command: "scrub thumbs film.mkv --out sheets --sheet 4x5"),
+            Example(title: "Sprites and a WebVTT track for a web player's seek bar", command: "scrub thumbs film.mkv --out web --vtt"),
+            Example(title: "Finish a batch that was interrupted", command: "scrub thumbs @list.txt --out out --resume"),
+            Example(title: "The second of three workers sharing one output folder", command: "scrub thumbs /data/videos --out /data/thumbs --shard 2/3"),
+        ])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)

@@ -165,8 +165,10 @@ struct CLIInfoTests {
         #expect(r.status == 0, "\(r.stderr.suffix(300))")
         #expect(FileManager.default.fileExists(atPath: out))
         #expect(!opened.contains { $0.hasPrefix("libavcodec") || $0.hasPrefix("libavformat") }, "opened: \(opened)")
-        let (v, none) = try Self.librariesOpened(by: ["--version"])
-        #expect(v.status == 0 && none.isEmpty, "--version opened \(none)")
+        for args in [["--help"], ["completions", "bash"], ["manual", "thumb"]] {
+            let (h, none) = try Self.librariesOpened(by: args)
+            #expect(h.status == 0 && none.isEmpty, "\(args) opened \(none)")
+        }
     }
 
     @Test(.enabled(if: Scrub.corpusAvailable, "needs ../shared/media"))

@@ -164,7 +164,7 @@ import Testing
         let first = try Scrub.run(["thumb", bad, "--cache", "-o", d + "/x.jpg"], environment: env)
         #expect(first.status == 1)
         let md5 = try python(CacheCLITests.specName, [bad]).split(separator: "\n")[1]
-        let fail = d + "/cache/thumbnails/fail/scrub-\(try Scrub.run(["--version"]).stdout.split(separator: " ")[1].trimmingCharacters(in: .whitespacesAndNewlines))/\(md5).png"
+        let fail = d + "/cache/thumbnails/fail/scrub-\(try Scrub.run(["--version"]).stdout.split(separator: "\n")[0].split(separator: " ")[1])/\(md5).png"
         #expect(FileManager.default.fileExists(atPath: fail), "\(fail)")
         let second = try Scrub.run(["thumb", bad, "--cache", "-o", d + "/x.jpg"], environment: env)
         #expect(second.status == 1 && second.stderr.contains("remembered"), "\(second.stderr)")

@@ -96,6 +96,23 @@ typedef void (*scrub_log_sink)(int level, const char *line);
 /// FFmpeg is loaded (loader.c), so it never loads FFmpeg itself. Until called, FFmpeg's log is silenced.
 void scrub_set_log_sink(scrub_log_sink sink, int level);
 
+/// What `scrub --version` reports of one of FFmpeg's libraries (see loader.c).
+typedef struct {
+    const char *name;      ///< "libavformat"
+    const char *soname;    ///< "libavformat.so.59": the file the lazy loader opens
+    unsigned built;        ///< AV_VERSION_INT of the headers scrub was built with
+    unsigned found;        ///< AV_VERSION_INT of the library found at run time, 0 when it could not be opened
+} scrub_ffmpeg_library_info;
+/// How many libraries scrub_ffmpeg_probe describes (libavutil, libswscale, libavcodec, libavformat).
+int scrub_ffmpeg_library_count(void);
+/// Opens library `index` if it can (unlike the forwarders, a missing library is reported, not fatal) and
+/// describes it; on failure `error` (of `size` bytes) receives the dynamic linker's message.
+scrub_ffmpeg_library_info scrub_ffmpeg_probe(int index, char *error, size_t size);
+/// Opens `soname` the same way, reporting failure in `error`; returns 1 when it opened (for tests of the probe).
+int scrub_ffmpeg_can_open(const char *soname, char *error, size_t size);
+/// FFmpeg's release string (av_version_info(), e.g. "5.1.6-0+deb12u1"), or NULL when libavutil is missing.
+const char *scrub_ffmpeg_release(void);
+
 /// Sets the frame's pointers into `data` with line size `stride` (for writing scaler output into Swift memory).
 static inline void scrub_frame_set_plane(AVFrame *frame, int plane, uint8_t *data, int stride) {
     frame->data[plane] = data;

@@ -3,13 +3,18 @@ import Foundation
 
 /// Expands what the user named into the list of source files of a batch, and splits it into shards.
 public enum BatchInputs {
-    /// Extensions treated as media when walking a directory.
-    public static let mediaExtensions: Set<String> = [
-        "mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "ts", "m2ts", "mts", "mpg", "mpeg", "flv", "3gp", "3g2",
-        "wmv", "asf", "ogv", "vob", "dv", "mxf", "m2v", "m2p", "mod", "tod", "y4m", "f4v", "divx", "rm", "rmvb", "nut",
-        "mk3d", "jpg", "jpeg", "jfif", "png", "apng", "webp", "gif", "bmp", "tif", "tiff", "tga", "ppm", "pgm", "pnm",
+    /// Extensions of still images (`downsample`'s inputs; shell completion offers these files).
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "jfif", "png", "apng", "webp", "gif", "bmp", "tif", "tiff", "tga", "ppm", "pgm", "pnm",
         "dpx", "jxl", "heic", "avif",
     ]
+
+    /// Extensions treated as media when walking a directory: videos and ``imageExtensions``.
+    public static let mediaExtensions: Set<String> = imageExtensions.union([
+        "mp4", "m4v", "mov", "qt", "mkv", "webm", "avi", "ts", "m2ts", "mts", "mpg", "mpeg", "flv", "3gp", "3g2",
+        "wmv", "asf", "ogv", "vob", "dv", "mxf", "m2v", "m2p", "mod", "tod", "y4m", "f4v", "divx", "rm", "rmvb", "nut",
+        "mk3d",
+    ])
 
     /// Files from `arguments`: a file; a directory (recursive, media extensions only, hidden entries skipped,
     /// sorted); `@list.txt` (one path per line); `-` (paths on standard input, read via `readLine`).

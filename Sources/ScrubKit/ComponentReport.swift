@@ -1,0 +1,102 @@
+import FFmpegBridge
+import TextBridge
+
+/// What this build of scrub contains and what it finds at run time — the answer to the first question of a bug
+/// report (`scrub --version`, like `ffmpeg -version` and `mpv --version`).
+///
+/// FFmpeg's libraries are loaded lazily, so gathering the report opens them: a missing one is reported here
+/// (with the dynamic linker's message) instead of ending the process as a thumbnail request would.
+public struct ComponentReport: Sendable {
+    /// A library scrub uses.
+    public struct Library: Sendable, Equatable {
+        /// Its usual name (`libavformat`, `libheif`).
+        public var name: String
+        /// Its version as found at run time (or the headers' where the library has no query); nil when missing.
+        public var version: String?
+        /// The headers' version scrub was built with, when it differs in kind from ``version`` (FFmpeg's).
+        public var builtAgainst: String?
+        /// The file opened at run time (FFmpeg's sonames), when scrub opens it itself.
+        public var file: String?
+        /// Why it is missing, when it is.
+        public var problem: String?
+        /// What scrub uses it for, in a few words.
+        public var role: String
+
+        /// A library with the given facts.
+        public init(name: String, version: String?, builtAgainst: String? = nil, file: String? = nil, problem: String? = nil, role: String) {
+            (self.name, self.version, self.builtAgainst, self.file, self.problem, self.role) = (name, version, builtAgainst, file, problem, role)
+        }
+    }
+
+    /// An optional part of scrub and whether it works here.
+    public struct Feature: Sendable, Equatable {
+        /// A short stable key (`heic`, `sound`): the JSON name.
+        public var key: String
+        /// Whether it works on this machine.
+        public var available: Bool
+        /// What it is and, when it is missing, why.
+        public var detail: String
+
+        /// A feature with the given facts.
+        public init(key: String, available: Bool, detail: String) {
+            (self.key, self.available, self.detail) = (key, available, detail)
+        }
+    }
+
+    /// FFmpeg's release string (`5.1.6-0+deb12u1`), nil when libavutil is missing.
+    public var ffmpegRelease: String?
+    /// FFmpeg's four libraries, in loading order.
+    public var ffmpeg: [Library]
+    /// The other C libraries, linked into the binary.
+    public var libraries: [Library]
+    /// Optional parts, each available or not with the reason.
+    public var features: [Feature]
+
+    /// Whether every FFmpeg library was found (video, audio covers and the FFmpeg still fallback need them).
+    public var hasFFmpeg: Bool { ffmpeg.allSatisfy { $0.version != nil } }
+
+    /// Gathers the report (opens FFmpeg's libraries if it can); `libraries` and `features` from layers above
+    /// ScrubKit (the terminal's sixel encoder) are appended.
+    public static func gather(libraries extraLibraries: [Library] = [], features extraFeatures: [Feature] = []) -> ComponentReport {
+        let ff = LibraryVersions.ffmpeg().map {
+            Library(name: $0.name, version: $0.found, builtAgainst: $0.builtAgainst, file: $0.soname, problem: $0.error,
+                    role: role(ofFFmpegLibrary: $0.name))
+        }
+        let found = ff.allSatisfy { $0.version != nil }
+        let heif = LibraryVersions.heifDecoders
+        let font = FontLocator.file(for: "sans-serif")
+        let libraries = [
+            Library(name: "libjpeg-turbo", version: LibraryVersions.jpegTurbo, role: "JPEG stills (DCT-scaled) and JPEG output"),
+            Library(name: "libwebp", version: LibraryVersions.webp, role: "WebP stills"),
+            Library(name: "libheif", version: LibraryVersions.heif, role: "HEIC and AVIF stills"),
+            Library(name: "zlib", version: LibraryVersions.zlib, role: "checksums of cache entries and PNG text"),
+            Library(name: "FreeType", version: TextLibraries.freeType, role: "text on contact sheets and charts"),
+            Library(name: "fontconfig", version: TextLibraries.fontconfig, role: "finding fonts"),
+        ] + extraLibraries
+        var features = [
+            Feature(key: "video", available: found, detail: found ? "video, audio cover art and other stills through FFmpeg"
+                    : "FFmpeg's libraries are missing (Debian: apt-get install ffmpeg): only JPEG, WebP and HEIF stills work"),
+            Feature(key: "png", available: found && ImageFormat.png.isAvailable, detail: "PNG output (libavcodec's encoder)"),
+            Feature(key: "webp-output", available: found && ImageFormat.webp.isAvailable, detail: "WebP output (libavcodec's libwebp encoder)"),
+            Feature(key: "webp", available: true, detail: "WebP stills decoded at the output size (libwebp)"),
+            Feature(key: "heic", available: heif.hevc, detail: heif.hevc ? "HEIC stills (libheif with an HEVC decoder)"
+                    : "libheif has no HEVC decoder plugin (Debian: apt-get install libheif-plugin-libde265)"),
+            Feature(key: "avif", available: heif.av1 || found, detail: heif.av1 ? "AVIF stills (libheif with an AV1 decoder)"
+                    : "AVIF stills through FFmpeg only (libheif has no AV1 decoder)"),
+            Feature(key: "text", available: font != nil, detail: font.map { "contact-sheet text with FreeType, default font \($0)" }
+                    ?? "no font installed: contact sheets need one (Debian: apt-get install fonts-dejavu-core)"),
+        ]
+        features += extraFeatures
+        features.append(Feature(key: "sound", available: false, detail: "no sound output in this version: scrub play is silent"))
+        return ComponentReport(ffmpegRelease: found ? LibraryVersions.ffmpegRelease : nil, ffmpeg: ff, libraries: libraries, features: features)
+    }
+
+    private static func role(ofFFmpegLibrary name: String) -> String {
+        switch name {
+        case "libavformat": return "reading containers, files and URLs"
+        case "libavcodec": return "decoding video and stills, PNG/WebP output"
+        case "libswscale": return "scaling and colour conversion"
+        default: return "FFmpeg's common utilities"
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// The one table of scrub's commands: parsing, `--help`, the manual pages and the shell completions all read it.
+struct Subcommand: Sendable {
+    /// Options, usage and help text.
+    var spec: CommandSpec
+    /// One line for `scrub --help` and scrub(1).
+    var summary: String
+    /// Runs the command with the arguments after its name; returns the exit status.
+    var run: @Sendable ([String]) throws -> Int32
+}
+
+/// scrub's version (also the Debian package's).
+let version = "0.1.0"
+/// The date of this version, printed in the manual pages (fixed, so the pages are reproducible).
+let versionDate = "2026-12-04"
+
+/// Every command, in the order `--help` lists them.
+let subcommands: [Subcommand] = [
+    Subcommand(spec: InfoCommand.spec, summary: "Report container, duration, video and audio facts (table or --json).", run: InfoCommand.run),
+    Subcommand(spec: ThumbCommand.spec, summary: "Extract one thumbnail at a time (exact or fast), fitted to a max size.", run: ThumbCommand.run),
+    Subcommand(spec: DownsampleCommand.spec, summary: "Shrink still images to a max pixel size (EXIF orientation applied).", run: DownsampleCommand.run),
+    Subcommand(spec: ThumbsCommand.spec, summary: "Thumbnails of many files in parallel: progress bar, manifest, contact sheets, WebVTT sprites.", run: ThumbsCommand.run),
+    Subcommand(spec: PlayCommand.spec, summary: "Play and scrub a video in the terminal (kitty, iTerm2, sixel or coloured blocks).", run: PlayCommand.run),
+    Subcommand(spec: BenchCommand.spec, summary: "Measure decode vs downsample time and memory (and the thumbnail cache: --cache FILE).", run: BenchCommand.run),
+    Subcommand(spec: CacheCommand.spec, summary: "Show or clear the thumbnail caches.", run: CacheCommand.run),
+    Subcommand(spec: ManualCommand.spec, summary: "Print a manual page as man(7) source (read one with: scrub manual thumb | man -l -).", run: ManualCommand.run),
+    Subcommand(spec: CompletionsCommand.spec, summary: "Print the shell completion script for bash, zsh or fish.", run: CompletionsCommand.run),
+]
+
+/// The options of `scrub` itself, before any command.
+let globalOptions: [OptionSpec] = [
+    OptionSpec(names: ["--version"], takesValue: false, help: "Print the version, FFmpeg's libraries found and the optional parts present (with --json: one JSON object)."),
+    OptionSpec(names: ["--verbose"], takesValue: false, help: "Show FFmpeg's own log (hidden by default) and URLs whole."),
+    OptionSpec(names: ["-h", "--help"], takesValue: false, help: "List the commands."),
+]
+
+/// `scrub --help`.
+var topHelp: String {
+    var s = """
+    OVERVIEW: scrub — inspect, thumbnail and scrub video and images (FFmpeg inside).
+
+    USAGE: scrub <command> [options]
+
+    COMMANDS:
+
+    """
+    for c in subcommands { s += "  " + c.spec.name.padding(toLength: 14, withPad: " ", startingAt: 0) + c.summary + "\n" }
+    s += """
+
+      scrub <command> --help   shows a command's options.
+      scrub --version          prints the version and what this build contains (--version --json for scripts).
+      man scrub                the manual (man scrub-thumb … for each command).
+    """
+    return s
+}
+
+/// The command named `name`.
+func subcommand(named name: String) -> Subcommand? { subcommands.first { $0.spec.name == name } }
