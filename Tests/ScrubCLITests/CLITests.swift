@@ -32,9 +32,17 @@ enum Scrub {
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
     static func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        try execute(binary, args, stdin: stdin, environment: environment)
+    }
+
+    /// Runs `executable` (a path, or a name looked up in PATH) with `args`, in `directory` when given.
+    static func execute(_ executable: String, _ args: [String], stdin: String? = nil, environment: [String: String] = [:],
+                        directory: String? = nil) throws -> Result {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = args
+        if executable.contains("/") { p.executableURL = URL(fileURLWithPath: executable) }
+        else { p.executableURL = URL(fileURLWithPath: "/usr/bin/env"); p.arguments = [executable] }
+        p.arguments = (p.arguments ?? []) + args
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
