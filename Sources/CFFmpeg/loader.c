@@ -94,13 +94,6 @@ static const unsigned built_versions[] = {
 
 int scrub_ffmpeg_library_count(void) { return 4; }
 
-int scrub_ffmpeg_can_open(const char *soname, char *error, size_t size) {
-    void *handle = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
-    if (handle) { dlclose(handle); return 1; }
-    if (error && size) snprintf(error, size, "%s", dlerror());
-    return 0;
-}
-
 scrub_ffmpeg_library_info scrub_ffmpeg_probe(int index, char *error, size_t size) {
     scrub_ffmpeg_library_info info = {0};
     if (index < 0 || index >= 4) return info;

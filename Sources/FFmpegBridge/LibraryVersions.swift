@@ -35,14 +35,6 @@ public enum LibraryVersions {
     /// FFmpeg's release (`5.1.6-0+deb12u1`), or nil when libavutil is missing.
     public static var ffmpegRelease: String? { scrub_ffmpeg_release().map { String(cString: $0) } }
 
-    /// Whether the dynamic linker can open `soname`, and its message when it cannot (the probe behind ``ffmpeg()``).
-    public static func canOpen(_ soname: String) -> (opened: Bool, error: String?) {
-        var error = [CChar](repeating: 0, count: 512)
-        let opened = scrub_ffmpeg_can_open(soname, &error, error.count) != 0
-        let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (opened, opened ? nil : message)
-    }
-
     /// libjpeg-turbo's version (the headers': the library has no run-time query).
     public static var jpegTurbo: String {
         let n = Int(LIBJPEG_TURBO_VERSION_NUMBER)   // 2001005 = 2.1.5

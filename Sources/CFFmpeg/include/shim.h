@@ -108,8 +108,6 @@ int scrub_ffmpeg_library_count(void);
 /// Opens library `index` if it can (unlike the forwarders, a missing library is reported, not fatal) and
 /// describes it; on failure `error` (of `size` bytes) receives the dynamic linker's message.
 scrub_ffmpeg_library_info scrub_ffmpeg_probe(int index, char *error, size_t size);
-/// Opens `soname` the same way, reporting failure in `error`; returns 1 when it opened (for tests of the probe).
-int scrub_ffmpeg_can_open(const char *soname, char *error, size_t size);
 /// FFmpeg's release string (av_version_info(), e.g. "5.1.6-0+deb12u1"), or NULL when libavutil is missing.
 const char *scrub_ffmpeg_release(void);
 
