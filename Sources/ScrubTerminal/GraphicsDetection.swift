@@ -133,14 +133,10 @@ public enum GraphicsDetection {
         var decoder = KeyDecoder()
         var replies: [String] = []
         let deadline = Date().addingTimeInterval(budget)
-        var buf = [UInt8](repeating: 0, count: 1024)
         while Date() < deadline {
-            var pfd = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ms = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
-            guard poll(&pfd, 1, ms) > 0 else { break }
-            let n = read(input, &buf, buf.count)
-            guard n > 0 else { break }
-            for e in decoder.feed(Array(buf[0..<n]), final: false) { if case .reply(let r) = e { replies.append(r) } }
+            guard case .bytes(let bytes) = TerminalInput.read(input, waitingAtMost: ms) else { break }
+            for e in decoder.feed(bytes, final: false) { if case .reply(let r) = e { replies.append(r) } }
             if replies.contains(where: { $0.hasPrefix("\u{1B}[?") && $0.hasSuffix("c") }) { break }   // DA1 comes last
         }
         return replies

@@ -99,17 +99,17 @@ public final class PlayerApp: @unchecked Sendable {
     private func startInputThread() {
         let t = Thread { [self] in
             var decoder = KeyDecoder()
-            var buf = [UInt8](repeating: 0, count: 256)
             while !quit.load(ordering: .relaxed) {
-                var pfd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-                guard poll(&pfd, 1, 100) > 0 else {
+                let bytes: [UInt8]
+                switch TerminalInput.read(0, waitingAtMost: 100, limit: 256) {
+                case .timedOut:
                     let pending = decoder.feed([], final: true)   // a lone ESC becomes Escape after a pause
                     if !pending.isEmpty { events.withLock { $0 += pending } }
                     continue
+                case .closed: quit.store(true, ordering: .relaxed); return
+                case .bytes(let b): bytes = b
                 }
-                let n = read(0, &buf, buf.count)
-                if n <= 0 { quit.store(true, ordering: .relaxed); return }
-                let evs = decoder.feed(Array(buf[0..<n]), final: false)
+                let evs = decoder.feed(bytes, final: false)
                 // Quitting does not wait for the render loop (which may be writing a large picture).
                 if evs.contains(where: { [.character("q"), .character("Q"), .escape, .interrupt].contains($0) }) {
                     quit.store(true, ordering: .relaxed)

@@ -1,4 +1,5 @@
 import Foundation
+import ScrubKit
 
 /// A usage mistake: printed as "Error: …" plus a hint, exit status 64 (EX_USAGE).
 struct UsageError: Error, CustomStringConvertible {
@@ -145,25 +146,12 @@ struct ParsedArguments {
     }
 }
 
-/// Writes to standard error through fd 2 (the C `stderr` stream is not concurrency-safe in Swift 6).
+/// Writes a line to standard error through fd 2 (the C `stderr` stream is not concurrency-safe in Swift 6).
 func printError(_ line: String) {
-    let text = line.hasSuffix("\n") ? line : line + "\n"
-    text.utf8CString.withUnsafeBufferPointer { buf in
-        _ = write(2, buf.baseAddress, buf.count - 1)
-    }
+    FileIO.writeAll(line.hasSuffix("\n") ? line : line + "\n", to: 2)
 }
 
 /// Writes a line to standard output without buffering surprises when piped.
 func printOut(_ line: String) {
-    let text = line + "\n"
-    text.utf8CString.withUnsafeBufferPointer { buf in
-        var offset = 0
-        let total = buf.count - 1
-        while offset < total {
-            let n = write(1, buf.baseAddress! + offset, total - offset)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
+    FileIO.writeAll(line + "\n", to: 1)
 }

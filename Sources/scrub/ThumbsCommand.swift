@@ -209,18 +209,8 @@ enum ThumbsCommand {
 
         /// Appends `text` in one write and flushes it; a message when that failed.
         func append(_ text: String) -> String? {
-            let bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return "\(path): cannot write the manifest: \(String(cString: strerror(errno)))" }
-                offset += n
-            }
-            var st = stat()
-            if fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && fdatasync(fd) != 0 {
-                return "\(path): cannot flush the manifest: \(String(cString: strerror(errno)))"
-            }
+            if let failure = FileIO.writeAll(text, to: fd) { return "\(path): cannot write the manifest: \(failure)" }
+            if let failure = FileIO.flush(fd) { return "\(path): cannot flush the manifest: \(failure)" }
             return nil
         }
     }

@@ -329,10 +329,7 @@ public final class BatchRunner: Sendable {
         state.withLock { _ in
             // O_APPEND: each line lands whole; a crash loses at most the line being written, whose outputs are
             // then simply redone.
-            let fd = open(stateFile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { return }
-            _ = line.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
-            close(fd)
+            _ = FileIO.append(Array(line.utf8), toFileAt: stateFile, mode: 0o644)
         }
     }
 

@@ -121,7 +121,8 @@ public enum DecodeBenchmark {
             let writer = try VideoWriter(path: tmp, width: 3840, height: 2160, fps: 30, gop: 30)
             for f in 0..<60 { try writer.append(pattern(width: 3840, height: 2160, frame: f)) }
             try writer.finish()
-            guard rename(tmp, clip) == 0 else { throw MediaError(.writeFailed, path: clip, "cannot move into place") }
+            do { try FileIO.moveIntoPlace(tmp, over: clip) }
+            catch { throw MediaError(.writeFailed, path: clip, "cannot move into place: \(error)") }
         }
         return [jpeg, clip]
     }

@@ -241,40 +241,14 @@ public final class DiskCache: Sendable {
         if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CacheIOError(errno: errno) }
     }
 
-    /// `bytes` into a temporary file beside `path`, renamed over it (no fsync: a torn entry fails its checks).
+    /// `bytes` into a temporary file beside `path`, renamed over it (no flush: a torn entry fails its checks).
     static func writeReplacing(_ path: String, _ bytes: [UInt8]) throws {
         let tmp = "\(path).\(AtomicFile.hostMarker)~\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CacheIOError(errno: errno) }
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { buf in
-            while written < buf.count {
-                let n = write(fd, buf.baseAddress! + written, buf.count - written)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return n == 0 ? ENOSPC : errno }
-                written += n
-            }
-            return nil
-        }
-        close(fd)
-        if let failure { unlink(tmp); throw CacheIOError(errno: failure) }
-        guard rename(tmp, path) == 0 else { let e = errno; unlink(tmp); throw CacheIOError(errno: e) }
+        do { try FileIO.replace(path, with: bytes, temporary: tmp, mode: 0o600, durability: .none) }
+        catch { throw CacheIOError(errno: error.errno) }
     }
 
-    static func readAll(_ fd: Int32, count: Int) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: count)
-        var got = 0
-        let ok = out.withUnsafeMutableBytes { buf -> Bool in
-            while got < count {
-                let n = read(fd, buf.baseAddress! + got, count - got)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                got += n
-            }
-            return true
-        }
-        return ok ? out : nil
-    }
+    static func readAll(_ fd: Int32, count: Int) -> [UInt8]? { FileIO.readExactly(fd, count: count) }
 
     static func fileSize(_ path: String) -> Int {
         var st = stat()

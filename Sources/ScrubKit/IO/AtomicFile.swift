@@ -65,41 +65,26 @@ public enum AtomicFile {
     }
 
     private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws {
-        let ok = bytes.withUnsafeBytes { buf -> Bool in
-            var offset = 0
-            while offset < buf.count {
-                let n = Foundation.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
+        if let failure = FileIO.writeAll(bytes, to: fd) {
+            throw MediaError(.writeFailed, path: path, "write failed: \(failure)")
         }
-        guard ok else { throw MediaError(.writeFailed, path: path, "write failed: \(String(cString: strerror(errno)))") }
     }
 
-    /// Temporary file beside `target`, flushed, renamed over it.
+    /// Temporary file beside `target`, flushed, renamed over it (``FileIO/replace(_:with:temporary:mode:durability:)``).
     private static func replace(_ target: String, with bytes: [UInt8], reportingAs path: String) throws {
         let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent()
         // Owner marker host~pid: another machine sharing the directory can tell it is not its own (see
         // BatchRunner.removeStaleTemporaryFiles).
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(hostMarker)~\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw MediaError(.writeFailed, path: path, "cannot create a file in \(dir.path): \(String(cString: strerror(errno)))") }
-        var ok = false
-        defer {
-            if !ok { unlink(tmp.path) }
+        do {
+            try FileIO.replace(target, with: bytes, temporary: tmp.path, mode: 0o644, durability: .data)
+        } catch {
+            switch error.step {
+            case .create: throw MediaError(.writeFailed, path: path, "cannot create a file in \(dir.path): \(error)")
+            case .write, .flush: throw MediaError(.writeFailed, path: path, "write failed: \(error)")
+            case .rename: throw MediaError(.writeFailed, path: path, "cannot move into place: \(error)")
+            }
         }
-        var failure: Error? = nil
-        do { try writeAll(bytes, fd: fd, path: path) } catch { failure = error }
-        let synced = fsync(fd) == 0
-        close(fd)
-        if let failure { throw failure }
-        guard synced else { throw MediaError(.writeFailed, path: path, "write failed: \(String(cString: strerror(errno)))") }
-        guard rename(tmp.path, target) == 0 else {
-            throw MediaError(.writeFailed, path: path, "cannot move into place: \(String(cString: strerror(errno)))")
-        }
-        ok = true
     }
 }

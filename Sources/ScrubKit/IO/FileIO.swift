@@ -1,0 +1,105 @@
+import Foundation
+
+/// The one fence around the system calls that write files and descriptors: every write loop (short writes and
+/// `EINTR` retried), every flush and every atomic replace of ScrubKit, the terminal front end and the CLI goes
+/// through here. ``AtomicFile`` (outputs, with its rules for devices, pipes and links) and the disk cache are
+/// built on it.
+public enum FileIO {
+    /// A failed system call: which step and its `errno`.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What was being done.
+        public enum Step: Sendable { case create, write, flush, rename }
+        /// The step that failed.
+        public var step: Step
+        /// The system's error number (`ENOSPC` for a write that wrote nothing).
+        public var errno: Int32
+        /// The system's words for ``errno``.
+        public var description: String { String(cString: strerror(errno)) }
+    }
+
+    /// How much a replace flushes before the rename.
+    public enum Durability: Sendable {
+        /// Nothing: for entries that carry their own checks (a torn one is detected and dropped).
+        case none
+        /// The file's data (`fdatasync`) before the rename: after a crash the name holds the old file or the whole new one.
+        case data
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying interrupted and short writes. Nil when done, else the failure
+    /// (`ENOSPC` when the system wrote nothing and gave no error).
+    @discardableResult
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Failure? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return Failure(step: .write, errno: n == 0 ? ENOSPC : errno) }
+            offset += n
+        }
+        return nil
+    }
+
+    /// Writes all of `bytes` to `fd` (see ``writeAll(_:to:)-(UnsafeRawBufferPointer,_)``).
+    @discardableResult
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Failure? {
+        bytes.withUnsafeBytes { writeAll($0, to: fd) }
+    }
+
+    /// Writes all of `text`'s UTF-8 to `fd`.
+    @discardableResult
+    public static func writeAll(_ text: String, to fd: Int32) -> Failure? {
+        var text = text
+        return text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: fd) }
+    }
+
+    /// Reads exactly `count` bytes from `fd` (interrupted reads retried); nil at end of file or on an error.
+    public static func readExactly(_ fd: Int32, count: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        var got = 0
+        let ok = out.withUnsafeMutableBytes { buf -> Bool in
+            while got < count {
+                let n = Glibc.read(fd, buf.baseAddress! + got, count - got)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                got += n
+            }
+            return true
+        }
+        return ok ? out : nil
+    }
+
+    /// Flushes a regular file's data to the disk (`fdatasync`); devices, pipes and sockets have nothing to flush.
+    public static func flush(_ fd: Int32) -> Failure? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return fdatasync(fd) == 0 ? nil : Failure(step: .flush, errno: errno)
+    }
+
+    /// Replaces `target` atomically: `bytes` go to the new file `temporary` (created exclusively with `mode`, in the
+    /// same directory so the rename stays on one file system), flushed as `durability` says, then renamed over
+    /// `target`. Readers see the old file or the whole new one; the temporary file is removed on any failure.
+    public static func replace(_ target: String, with bytes: [UInt8], temporary: String, mode: mode_t, durability: Durability) throws(Failure) {
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw Failure(step: .create, errno: errno) }
+        var failure = writeAll(bytes, to: fd)
+        if failure == nil, durability == .data, fdatasync(fd) != 0 { failure = Failure(step: .flush, errno: errno) }
+        close(fd)
+        if failure == nil, rename(temporary, target) != 0 { failure = Failure(step: .rename, errno: errno) }
+        if let failure { unlink(temporary); throw failure }
+    }
+
+    /// Moves a finished file (written by someone else, e.g. FFmpeg's muxer) over `target` in one rename.
+    public static func moveIntoPlace(_ source: String, over target: String) throws(Failure) {
+        guard rename(source, target) == 0 else { throw Failure(step: .rename, errno: errno) }
+    }
+
+    /// Appends `bytes` to the file at `path` (created with `mode` if missing) in `O_APPEND` writes: each append lands
+    /// after whatever another writer appended.
+    @discardableResult
+    public static func append(_ bytes: [UInt8], toFileAt path: String, mode: mode_t) -> Failure? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode)
+        guard fd >= 0 else { return Failure(step: .create, errno: errno) }
+        defer { close(fd) }
+        return writeAll(bytes, to: fd)
+    }
+}
