@@ -122,8 +122,14 @@ public struct ThumbnailGenerator: Sendable {
     public func images(at times: [TimeExpression]) -> AsyncThrowingStream<ThumbnailResult, Error> {
         AsyncThrowingStream { continuation in
             let task = Task.detached { [self] in
+                var delivered = 0
+                defer { self.streamProbe?(delivered, true) }
                 do {
-                    try self.run(times, isCancelled: { Task.isCancelled }) { continuation.yield($0) }
+                    try self.run(times, isCancelled: { Task.isCancelled }) {
+                        continuation.yield($0)
+                        delivered += 1
+                        self.streamProbe?(delivered, false)
+                    }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -132,6 +138,10 @@ public struct ThumbnailGenerator: Sendable {
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+
+    /// Tests' view of ``images(at:)``'s decoding task: called with the number of results handed over so far after each
+    /// one, and with `finished` true when the task ends (done, failed or cancelled).
+    var streamProbe: (@Sendable (_ delivered: Int, _ finished: Bool) -> Void)? = nil
 
     /// The timeline of an opened file, as a batch plan sees it.
     public struct Timeline: Sendable {

@@ -58,12 +58,15 @@ import Testing
     @Test func shardsTogetherMakeTheWhole() throws {
         let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
         let args = ["thumbs", samples.path, "--count", "2", "--max-size", "48", "-q"]
-        _ = try Scrub.run(args + ["--out", t.appendingPathComponent("all").path])
+        let all = try Scrub.run(args + ["--out", t.appendingPathComponent("all").path])
+        #expect(all.status == 0, "\(all.stderr)")
         var union: [String] = []
         for k in 0..<3 {
-            _ = try Scrub.run(args + ["--out", t.appendingPathComponent("s\(k)").path, "--shard", "\(k)/3"])
+            let shard = try Scrub.run(args + ["--out", t.appendingPathComponent("s\(k)").path, "--shard", "\(k)/3"])
+            #expect(shard.status == 0, "shard \(k): \(shard.stderr)")
             union += images(t.appendingPathComponent("s\(k)"))
         }
+        #expect(!images(t.appendingPathComponent("all")).isEmpty)
         #expect(union.sorted() == images(t.appendingPathComponent("all")))
         #expect(Set(union).count == union.count, "no file in two shards")
         let bad = try Scrub.run(args + ["--out", t.path, "--shard", "3/3"])
@@ -85,7 +88,10 @@ import Testing
         while images(out).count < 5 && Date() < deadline && p.isRunning { usleep(20_000) }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
+        // It was killed midway: by the signal (not finished), with some outputs and not all.
+        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL, "killed while running")
         let partial = images(out)
+        #expect(partial.count >= 5 && partial.count < sampleCounts.videos * 30 + sampleCounts.stills, "\(partial.count) outputs when killed")
         // Every file that exists is a complete PNG.
         for f in partial {
             let d = try Data(contentsOf: out.appendingPathComponent(f))
@@ -94,14 +100,16 @@ import Testing
         let resumed = try Scrub.run(args + ["--resume"])
         #expect(resumed.status == 0)
         let whole = t.appendingPathComponent("whole")
-        _ = try Scrub.run(args.map { $0 == out.path ? whole.path : $0 })
+        let wholeRun = try Scrub.run(args.map { $0 == out.path ? whole.path : $0 })
+        #expect(wholeRun.status == 0, "\(wholeRun.stderr)")
         #expect(images(out) == images(whole))
         #expect(images(out).count == sampleCounts.videos * 30 + sampleCounts.stills)
         let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix(".tmp") }
         #expect(hidden.isEmpty, "temporary files left: \(hidden)")
         // A finished run resumed again rewrites nothing.
         let before = try images(out).map { try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent($0).path)[.modificationDate] as! Date }
-        _ = try Scrub.run(args + ["--resume"])
+        let again = try Scrub.run(args + ["--resume"])
+        #expect(again.status == 0, "\(again.stderr)")
         let after = try images(out).map { try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent($0).path)[.modificationDate] as! Date }
         #expect(before == after)
     }
@@ -209,6 +217,7 @@ import Testing
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         #expect(stillRunning, "the run was killed midway (it had not finished)")
+        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL, "ended by the kill")
         let text = (try? String(contentsOfFile: manifest, encoding: .utf8)) ?? ""
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(text.hasSuffix("\n"), "only whole lines")
@@ -282,6 +291,9 @@ import Testing
         while Date() < deadline, procs[1].isRunning, records(t.appendingPathComponent("m1.jsonl").path).isEmpty { usleep(5_000) }
         kill(procs[1].processIdentifier, SIGKILL)
         for p in procs { p.waitUntilExit() }
+        #expect(procs[1].terminationReason == .uncaughtSignal && procs[1].terminationStatus == SIGKILL, "shard 1 was killed while running")
+        #expect(!records(t.appendingPathComponent("m1.jsonl").path).isEmpty, "shard 1 had finished a file when killed")
+        for k in [0, 2] { #expect(procs[k].terminationReason == .exit && procs[k].terminationStatus == 0, "shard \(k)") }
         // The killed shard, rerun, finishes its part (what it had done is kept).
         procs[1] = try launch(common + ["--shard", "1/\(n)", "--out", shared, "--json", t.appendingPathComponent("m1.jsonl").path])
         procs[1].waitUntilExit()

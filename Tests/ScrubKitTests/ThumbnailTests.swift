@@ -3,6 +3,7 @@ import FFmpegBridge
 import Foundation
 import MediaTime
 @testable import ScrubKit
+import Synchronization
 import Testing
 
 /// The thumbnail engine against ffprobe's timestamps and ffmpeg's renders on the real-world corpus.
@@ -160,8 +161,11 @@ struct ThumbnailFidelityTests {
         #expect(seen == [1, 2, 0])
     }
 
+    /// Leaving the loop cancels the decoding task: it ends having handed over a few of the 200 results, not all.
     @Test func cancellingTheSequenceStopsIt() async throws {
-        let g = generator("androidx-media/mp4/long_1080p_lowbitrate.mp4")
+        var g = generator("androidx-media/mp4/long_1080p_lowbitrate.mp4")
+        let progress = Mutex((delivered: 0, finished: false))
+        g.streamProbe = { delivered, finished in progress.withLock { $0 = (delivered, $0.finished || finished) } }
         let times = (0..<200).map { TimeExpression.fraction(numerator: Int32($0), denominator: 200) }
         var count = 0
         for try await _ in g.images(at: times) {
@@ -169,6 +173,11 @@ struct ThumbnailFidelityTests {
             if count == 3 { break }
         }
         #expect(count == 3)
+        // Wait for the task to end (it would take many seconds to decode all 200; a generous bound, not a timing).
+        for _ in 0..<600 where !progress.withLock({ $0.finished }) { try await Task.sleep(for: .milliseconds(50)) }
+        let end = progress.withLock { $0 }
+        #expect(end.finished, "the decoding task ended")
+        #expect(end.delivered < 50, "it stopped soon after the consumer left: \(end.delivered) of 200 decoded")
     }
 }
 
