@@ -22,10 +22,11 @@ public struct MediaInspector: Sendable {
     public func inspect(path: String) -> MediaInfo {
         var info = MediaInfo(path: path)
         if let problem = MediaFile.checkReadable(path) { info.error = problem; return info }
-        // HEIF-family stills (HEIC, AVIF) as the thumbnailer reads them, through libheif: FFmpeg 5.1 cannot read HEIC,
-        // and opens an AVIF as a one-frame MP4 whose frame it cannot find when the primary item is not the first.
-        if !Demuxer.isURL(path), let head = ImageHeader.head(path: path), ImageHeader.isHEIF(head), let heif = heifInfo(path, head: head) {
-            return heif
+        // Stills a registered decoder describes better than FFmpeg, as the thumbnailer reads them (HEIC, AVIF through
+        // libheif: FFmpeg 5.1 cannot read HEIC, and misreads an AVIF whose primary item is not the first).
+        if !Demuxer.isURL(path), let head = ImageHeader.head(path: path),
+           let still = StillDecoders.inspect(path: path, head: head, pixelLimit: pixelLimit, verifiesDecoding: verifiesDecoding) {
+            return still
         }
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: path, maxPixels: pixelLimit) } catch {
@@ -96,27 +97,6 @@ public struct MediaInspector: Sendable {
             info.bitRate = nil
             info.video?.frameRate = nil
             info.video?.averageFrameRate = nil
-        }
-        return info
-    }
-
-    /// A HEIF/HEIC or AVIF still as libheif sees it (displayed size; its rotation is already applied), or nil when
-    /// libheif cannot open it.
-    private func heifInfo(_ path: String, head: [UInt8]) -> MediaInfo? {
-        guard let heif = HEIFPicture(path: path), heif.width > 0, heif.height > 0 else { return nil }
-        let isAVIF = ImageHeader.isAVIF(head)
-        var info = MediaInfo(path: path)
-        info.container = isAVIF ? "avif" : "heif"
-        info.isStill = true
-        info.video = VideoInfo(streamIndex: 0, codec: isAVIF ? "av1" : "hevc", profile: nil, pixelFormat: nil, bitDepth: nil,
-                               width: heif.width, height: heif.height, sar: (1, 1), rotation: 0, mirrored: false,
-                               displayWidth: heif.width, displayHeight: heif.height, frameRate: nil, averageFrameRate: nil,
-                               frameCount: 1, keyframeInterval: nil, colorPrimaries: nil, colorTransfer: nil,
-                               colorMatrix: nil, colorRange: nil, hdr: .none)
-        if heif.width * heif.height > pixelLimit {
-            info.error = MediaError.overPixelLimit(path, width: heif.width, height: heif.height, limit: pixelLimit)
-        } else if verifiesDecoding, case .failed(let reason) = heif.decode(minWidth: 1, minHeight: 1, keepsStoredOrientation: false, maxPixels: pixelLimit) {
-            info.error = MediaError(.decodeFailed, path: path, "the \(isAVIF ? "AVIF" : "HEIF") image could not be decoded (\(reason))")
         }
         return info
     }

@@ -208,13 +208,13 @@ public struct ThumbnailGenerator: Sendable {
     /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
     private func run(_ fixedTimes: [TimeExpression]?, plan: ((Timeline) throws -> [TimeExpression])?,
                      isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
-        // JPEG, WebP and HEIF stills: libjpeg-turbo's / libwebp's scaled decode, libheif (embedded thumbnails), when
-        // they accept the file; any time names the picture.
-        // (The file's head is read once for all three; a file that cannot be read gets FFmpeg's path and its errors.)
+        // Stills a registered decoder reads (StillDecoders: JPEG, WebP, HEIF/AVIF), decoded at the output size when
+        // it accepts the file; any time names the picture. (The file's head is read once for all of them; a file
+        // that cannot be read gets FFmpeg's path and its errors.)
         if MediaFile.checkReadable(path) == nil, let head = ImageHeader.head(path: path),
-           let (thumb, timeline) = try jpegStillThumbnail(head: head) ?? webpStillThumbnail(head: head) ?? heifStillThumbnail(head: head) {
-            let times = try fixedTimes ?? plan!(timeline)
-            for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(thumb))) }
+           let still = try StillDecoders.thumbnail(path: path, head: head, request: stillRequest) {
+            let times = try fixedTimes ?? plan!(still.timeline)
+            for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(still.thumbnail))) }
             return
         }
         let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true)
@@ -278,6 +278,12 @@ public struct ThumbnailGenerator: Sendable {
             return
         }
         try serve(ordered, source: source, threading: threading, lowres: lowres, isCancelled: isCancelled, deliver: deliver)
+    }
+
+    /// The settings a still decoder needs.
+    var stillRequest: StillRequest {
+        StillRequest(maximumSize: maximumSize, allowsUpscaling: allowsUpscaling, appliesOrientation: appliesPreferredTrackTransform,
+                     allowsShrinkOnLoad: allowsShrinkOnLoad, pixelLimit: pixelLimit)
     }
 
     /// One requested time, resolved onto the timeline.
