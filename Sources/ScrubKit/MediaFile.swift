@@ -4,27 +4,6 @@ import MediaTime
 
 /// Policies shared by inspection, thumbnails and playback: which stream, which duration to trust, what is a still.
 enum MediaFile {
-    /// A clear error if `path` is missing, a directory or unreadable; nil when it can be opened.
-    static func checkReadable(_ path: String) -> MediaError? {
-        if Demuxer.isURL(path) { return nil }   // remote: FFmpeg's HTTP client reports what goes wrong
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            return MediaError(.notFound, path: path, "no such file")
-        }
-        if isDir.boolValue { return MediaError(.unreadable, path: path, "is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else { return MediaError(.unreadable, path: path, "permission denied") }
-        var st = stat()
-        if stat(path, &st) == 0 {
-            switch st.st_mode & S_IFMT {
-            case S_IFIFO: return MediaError(.unreadable, path: path, "is a pipe (FIFO), not a file: save the stream to a file first")
-            case S_IFSOCK: return MediaError(.unreadable, path: path, "is a socket, not a file")
-            case S_IFCHR, S_IFBLK: return MediaError(.unreadable, path: path, "is a device, not a file")
-            default: if st.st_size == 0 { return MediaError(.notMedia, path: path, "empty file") }
-            }
-        }
-        return nil
-    }
-
     /// The length of a stream that does not state one (no duration, no timestamps: raw H.264/HEVC): its packets
     /// counted, times the nominal frame duration. Reads packet headers only (no decoding), of files up to 1 GiB;
     /// invalid when that is not possible.

@@ -21,16 +21,16 @@ public struct MediaInspector: Sendable {
     /// Inspects one file. Never throws: a failure is reported in `error` with whatever was learned before it.
     public func inspect(path: String) -> MediaInfo {
         var info = MediaInfo(path: path)
-        if let problem = MediaFile.checkReadable(path) { info.error = problem; return info }
+        if let problem = MediaOpener.checkReadable(path) { info.error = problem; return info }
         // Stills a registered decoder describes better than FFmpeg, as the thumbnailer reads them (HEIC, AVIF through
         // libheif: FFmpeg 5.1 cannot read HEIC, and misreads an AVIF whose primary item is not the first).
-        if !Demuxer.isURL(path), let head = ImageHeader.head(path: path),
+        if let head = MediaOpener.head(path),
            let still = StillDecoders.inspect(path: path, head: head, pixelLimit: pixelLimit, verifiesDecoding: verifiesDecoding) {
             return still
         }
         let demuxer: Demuxer
-        do { demuxer = try Demuxer(path: path, maxPixels: pixelLimit) } catch {
-            info.error = MediaError.opening(path, error)
+        do { demuxer = try MediaOpener.demux(path, .full(pixelLimit: pixelLimit)) } catch {
+            info.error = error as? MediaError ?? MediaError.opening(path, error)
             return info
         }
         info.container = demuxer.formatName
@@ -147,7 +147,7 @@ public struct MediaInspector: Sendable {
     private func verifyDecoding(_ demuxer: Demuxer, _ v: StreamFacts, path: String) -> (MediaError?, Orientation?) {
         let lowres = min(Decoder.maxLowres(demuxer: demuxer, streamIndex: v.index), 3)
         var outcome = firstFrame(demuxer, v, path: path, lowres: lowres)
-        if outcome.0 != nil && lowres > 0, let fresh = try? Demuxer(path: path, probesStills: false) {   // (image2 cannot rewind)
+        if outcome.0 != nil && lowres > 0, let fresh = try? MediaOpener.demux(path, .again) {   // (image2 cannot rewind)
             outcome = firstFrame(fresh, v, path: path, lowres: 0)
         }
         return outcome

@@ -211,7 +211,7 @@ public struct ThumbnailGenerator: Sendable {
         // Stills a registered decoder reads (StillDecoders: JPEG, WebP, HEIF/AVIF), decoded at the output size when
         // it accepts the file; any time names the picture. (The file's head is read once for all of them; a file
         // that cannot be read gets FFmpeg's path and its errors.)
-        if MediaFile.checkReadable(path) == nil, let head = ImageHeader.head(path: path),
+        if MediaOpener.checkReadable(path) == nil, let head = MediaOpener.head(path),
            let still = try StillDecoders.thumbnail(path: path, head: head, request: stillRequest) {
             let times = try fixedTimes ?? plan!(still.timeline)
             for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(still.thumbnail))) }

@@ -18,21 +18,10 @@ final class VideoSource {
     /// before anything sized by them is allocated. With `allowsCoverArt`, a file without video but with a cover
     /// picture (MP3 ID3, FLAC, M4A) is treated as a still of that picture.
     init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false) throws {
-        if let problem = MediaFile.checkReadable(path) { throw problem }
-        // Refuse image bombs from the header bytes: FFmpeg reports 0×0 for some of them.
-        let headerSize = ImageHeader.dimensions(path: path)
-        if let (w, h) = headerSize, w > 0, h > 0, w * h > pixelLimit {
-            throw MediaError.overPixelLimit(path, width: w, height: h, limit: pixelLimit)
-        }
-        let demuxer: Demuxer
-        // Stills are not probed (that would decode them at full size); their size comes from the header bytes.
-        do {
-            demuxer = try Demuxer(path: path, probesStills: false, maxPixels: pixelLimit, refusesOversized: true)
-        } catch let big as Demuxer.PictureTooLarge {
-            throw MediaError.overPixelLimit(path, width: big.width, height: big.height, limit: pixelLimit)
-        } catch {
-            throw MediaError.opening(path, error)
-        }
+        if let problem = MediaOpener.checkReadable(path) { throw problem }
+        // Image bombs refused from the header bytes; stills not probed (their size comes from those bytes).
+        let headerSize = try MediaOpener.checkHeader(path, pixelLimit: pixelLimit)
+        let demuxer = try MediaOpener.demux(path, .lean(pixelLimit: pixelLimit))
         if demuxer.formatName == "tty" { throw MediaError(.notMedia, path: path, "a text file, not media") }
         let streams = demuxer.streams
         var chosen = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)

@@ -1,0 +1,77 @@
+import FFmpegBridge
+import Foundation
+
+/// The one front door for media: every open of a path or URL in ScrubKit goes through here — the checks before
+/// opening (readable, not a directory or a pipe, a picture over the pixel limit refused from its header bytes),
+/// the sniff that routes stills to their own decoders (``StillDecoders``), and FFmpeg's demuxer with the probing
+/// each caller needs. ``VideoSource`` (thumbnails, the player, the benchmark) and ``MediaInspector`` (`info`) start
+/// from it.
+enum MediaOpener {
+    /// How FFmpeg opens the file.
+    enum Probing {
+        /// Probe every stream, stills included, with decoders limited to `pixelLimit`: `info`, which reports what
+        /// FFmpeg finds even of files it cannot decode.
+        case full(pixelLimit: Int)
+        /// Stills not probed (that would decode them at full size: their size comes from the header bytes), and a
+        /// stream whose header declares more than `pixelLimit` pixels refused before any decoder opens: thumbnails,
+        /// the player, the benchmark.
+        case lean(pixelLimit: Int)
+        /// The same file again, stills not probed, after a decoder refused shrink-on-load (image2 cannot rewind).
+        case again
+    }
+
+    /// A clear error if `path` is missing, a directory or unreadable; nil when it can be opened.
+    static func checkReadable(_ path: String) -> MediaError? {
+        if Demuxer.isURL(path) { return nil }   // remote: FFmpeg's HTTP client reports what goes wrong
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            return MediaError(.notFound, path: path, "no such file")
+        }
+        if isDir.boolValue { return MediaError(.unreadable, path: path, "is a directory") }
+        guard FileManager.default.isReadableFile(atPath: path) else { return MediaError(.unreadable, path: path, "permission denied") }
+        var st = stat()
+        if stat(path, &st) == 0 {
+            switch st.st_mode & S_IFMT {
+            case S_IFIFO: return MediaError(.unreadable, path: path, "is a pipe (FIFO), not a file: save the stream to a file first")
+            case S_IFSOCK: return MediaError(.unreadable, path: path, "is a socket, not a file")
+            case S_IFCHR, S_IFBLK: return MediaError(.unreadable, path: path, "is a device, not a file")
+            default: if st.st_size == 0 { return MediaError(.notMedia, path: path, "empty file") }
+            }
+        }
+        return nil
+    }
+
+    /// The first bytes of a local regular file (the sniff: which still decoder, if any, reads it), nil for URLs and
+    /// for what cannot be read (which then goes to FFmpeg and its errors).
+    static func head(_ path: String) -> [UInt8]? {
+        Demuxer.isURL(path) ? nil : ImageHeader.head(path: path)
+    }
+
+    /// The pixel limit checked from the header bytes of a local file, before FFmpeg sees it (FFmpeg reports 0×0 for
+    /// some image bombs). Returns the header's size when there is one.
+    static func checkHeader(_ path: String, pixelLimit: Int) throws -> (width: Int, height: Int)? {
+        let size = ImageHeader.dimensions(path: path)
+        if let (w, h) = size, w > 0, h > 0, w * h > pixelLimit {
+            throw MediaError.overPixelLimit(path, width: w, height: h, limit: pixelLimit)
+        }
+        return size
+    }
+
+    /// Opens `path` with FFmpeg as `probing` says. Errors are ``MediaError``s naming the file.
+    static func demux(_ path: String, _ probing: Probing) throws -> Demuxer {
+        switch probing {
+        case .full(let limit):
+            do { return try Demuxer(path: path, maxPixels: limit) } catch { throw MediaError.opening(path, error) }
+        case .lean(let limit):
+            do {
+                return try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true)
+            } catch let big as Demuxer.PictureTooLarge {
+                throw MediaError.overPixelLimit(path, width: big.width, height: big.height, limit: limit)
+            } catch {
+                throw MediaError.opening(path, error)
+            }
+        case .again:
+            do { return try Demuxer(path: path, probesStills: false) } catch { throw MediaError.opening(path, error) }
+        }
+    }
+}
