@@ -198,11 +198,17 @@ public struct ThumbnailGenerator: Sendable {
     /// shrink-on-load, fast decoding, approximate frames, representative frames and their window). Settings that only
     /// change speed (parallel decoding, the pixel limit) are left out.
     public func cacheKey(for time: TimeExpression, identity: SourceIdentity) -> String {
-        ["v1", identity.description, time.description, maximumSize.key, allowsUpscaling ? "up" : "-",
+        (["v1", identity.description, time.description] + settingsKey).joined(separator: "|")
+    }
+
+    /// The settings that change the pixels or the frame chosen, in a fixed order: the one builder behind
+    /// ``cacheKey(for:identity:)`` and the batch's resume and cache signature (a new such setting goes here only).
+    var settingsKey: [String] {
+        [maximumSize.key, allowsUpscaling ? "up" : "-",
          appliesPreferredTrackTransform ? "rot" : "norot", requestedTimeToleranceBefore.description,
          requestedTimeToleranceAfter.description, toneMapsHDR ? "tm" : "notm", allowsShrinkOnLoad ? "sol" : "-",
          allowsFastDecoding ? "fd" : "-", acceptsApproximateFrames ? "approx" : "-",
-         selectsRepresentativeFrames ? "best:\(representativeWindow.description)" : "-"].joined(separator: "|")
+         selectsRepresentativeFrames ? "best:\(representativeWindow.description)" : "-"]
     }
 
     /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.

@@ -279,3 +279,28 @@ struct ThumbnailCacheTests {
         #expect(next.map { $0.time > a } == true, "\(String(describing: next?.time))")
     }
 }
+
+/// One builder for what decides the pixels: the cache key and the batch signature both come from it.
+@Suite struct SettingsKeyTests {
+    @Test func theBatchSignatureFollowsEveryGeneratorSettingItSets() throws {
+        let base = BatchOptions(outputDirectory: "/tmp/x")
+        var variants: [BatchOptions] = []
+        var o = base; o.maximumSize = .longestSide(100); variants.append(o)
+        o = base; o.toleranceBefore = .zero; variants.append(o)
+        o = base; o.toleranceAfter = MediaTime(value: 1, timescale: 1); variants.append(o)
+        o = base; o.acceptsApproximateFrames = true; variants.append(o)
+        o = base; o.selectsRepresentativeFrames = !base.selectsRepresentativeFrames; variants.append(o)
+        o = base; o.format = .png; variants.append(o)
+        o = base; o.quality = 50; variants.append(o)
+        o = base; o.times = .count(3); variants.append(o)
+        let signatures = variants.map(\.signature)
+        #expect(Set(signatures).count == variants.count && !signatures.contains(base.signature), "\(signatures)")
+        #expect(base.signature == BatchOptions(outputDirectory: "/elsewhere").signature, "the output directory is not a setting")
+        // The generator-side part is the generator's own settings key, the one the cache key is built from.
+        let gen = base.generator(for: "/a.mp4", parallelFiles: 1)
+        #expect(base.signature.contains(gen.settingsKey.joined(separator: "|")))
+        let identity = try #require(SourceIdentity(path: Corpus.sample("image.png")))
+        #expect(gen.cacheKey(for: .absolute(.zero), identity: identity)
+                == (["v1", identity.description, TimeExpression.absolute(.zero).description] + gen.settingsKey).joined(separator: "|"))
+    }
+}

@@ -58,12 +58,29 @@ public struct BatchOptions: Sendable {
         case .every(let s): t = "every:\(s.value)/\(s.timescale)"
         case .at(let l): t = "at:" + l.map(\.description).joined(separator: ",")
         }
-        let size = maximumSize.key
         let st = sheetStyle
         let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")|w\(st.width ?? 0)|sp\(st.spacing)|bg\(st.background.r),\(st.background.g),\(st.background.b)|f\(st.font ?? "")|\(absoluteTimes ? "abs" : "rel")" } ?? "-"
-        return [t, size, format.rawValue, String(quality), toleranceBefore.description, toleranceAfter.description,
-                nameTemplate, s, String(vtt)].joined(separator: "|") + (acceptsApproximateFrames ? "|approximate" : "")
-            + (skipsEdges > 0 ? "|skip\(skipsEdges)" : "") + (selectsRepresentativeFrames ? "|best" : "")
+        // What decides the pixels comes from the generator this batch configures (the same builder as the cache key);
+        // the rest is the batch's own: times, encoding, names, sheets, sprites.
+        return ([t] + generator(for: "", parallelFiles: 1).settingsKey
+                + [format.rawValue, String(quality), nameTemplate, s, String(vtt), skipsEdges > 0 ? "skip\(skipsEdges)" : "-"])
+            .joined(separator: "|")
+    }
+
+    /// The generator that makes `source`'s thumbnails under these options (`parallelFiles`: files decoded at once,
+    /// so that a file already running beside others uses one decoder).
+    func generator(for source: String, parallelFiles: Int) -> ThumbnailGenerator {
+        var gen = ThumbnailGenerator(path: source)
+        gen.maximumSize = maximumSize
+        gen.requestedTimeToleranceBefore = toleranceBefore
+        gen.requestedTimeToleranceAfter = toleranceAfter
+        gen.pixelLimit = pixelLimit
+        gen.acceptsApproximateFrames = acceptsApproximateFrames
+        gen.allowsParallelDecoding = parallelFiles <= 1   // files already run in parallel: one decoder each
+        gen.selectsRepresentativeFrames = selectsRepresentativeFrames
+        gen.representativeWindow = .betweenNeighbours
+        if let w = sheetStyle.tileWidth, sheet != nil { gen.maximumSize = .box(width: w, height: 0) }
+        return gen
     }
 }
 
@@ -186,16 +203,7 @@ public final class BatchRunner: Sendable {
                 // (Written again below from the source.)
             }
         }
-        var gen = ThumbnailGenerator(path: source)
-        gen.maximumSize = options.maximumSize
-        gen.requestedTimeToleranceBefore = options.toleranceBefore
-        gen.requestedTimeToleranceAfter = options.toleranceAfter
-        gen.pixelLimit = options.pixelLimit
-        gen.acceptsApproximateFrames = options.acceptsApproximateFrames
-        gen.allowsParallelDecoding = parallelFiles <= 1   // files already run in parallel: one decoder each
-        gen.selectsRepresentativeFrames = options.selectsRepresentativeFrames
-        gen.representativeWindow = .betweenNeighbours
-        if let w = options.sheetStyle.tileWidth, options.sheet != nil { gen.maximumSize = .box(width: w, height: 0) }
+        let gen = options.generator(for: source, parallelFiles: parallelFiles)
         let plan = options.sheet.map { BatchTimes.count($0.columns * $0.rows) } ?? options.times
         var reserved = 0
         defer { if reserved > 0 { budget.release(reserved) } }
