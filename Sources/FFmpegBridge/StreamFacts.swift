@@ -3,9 +3,12 @@ import MediaTime
 
 /// What a stream is, read from its codec parameters and metadata: Swift values only.
 public struct StreamFacts: Sendable {
+    /// What a stream carries.
     public enum Kind: String, Sendable { case video, audio, subtitle, data, attachment, other }
 
+    /// The stream's index in the container.
     public var index: Int
+    /// Video, audio, subtitles, data or attachments.
     public var kind: Kind
     /// FFmpeg's codec name ("h264"), or "none"/"unknown" when FFmpeg cannot identify it.
     public var codecName: String
@@ -13,34 +16,49 @@ public struct StreamFacts: Sendable {
     public var codecTag: String?
     /// Whether this FFmpeg build has a decoder for the codec.
     public var hasDecoder: Bool
+    /// The codec profile's name (`High`, `Main 10`), when stated.
     public var profile: String?
+    /// FFmpeg's pixel format name (`yuv420p`), when known.
     public var pixelFormat: String?
+    /// Bits per sample of the pixel format.
     public var bitDepth: Int?
+    /// Coded width (0 when unknown, e.g. an unprobed still).
     public var width: Int
+    /// Coded height (0 when unknown).
     public var height: Int
     /// Sample aspect ratio; (1, 1) when unknown or 0/1.
     public var sampleAspectRatio: (num: Int32, den: Int32)
+    /// Rotation and mirroring from the display matrix (identity when none).
     public var orientation: Orientation
     /// `r_frame_rate`: the lowest rate that represents all timestamps.
     public var frameRate: (num: Int32, den: Int32)
+    /// `avg_frame_rate`: frames over duration (differs from ``frameRate`` for VFR).
     public var averageFrameRate: (num: Int32, den: Int32)
     /// Frame count from the container, when it says.
     public var frameCount: Int?
+    /// The unit of the stream's timestamps.
     public var timeBase: (num: Int32, den: Int32)
     /// The first presentation time (stream time base), when known.
     public var startTime: MediaTime
     /// The stream's own duration, when the container says.
     public var duration: MediaTime
+    /// Colour primaries, when signalled.
     public var colorPrimaries: String?
+    /// Transfer characteristics, when signalled.
     public var colorTransfer: String?
+    /// YUV→RGB matrix, when signalled.
     public var colorMatrix: String?
+    /// `tv` or `pc`, when signalled.
     public var colorRange: String?
     /// Mastering-display metadata present (HDR10).
     public var hasHDRMetadata: Bool
     /// A cover picture (ID3 APIC, MP4 covr, FLAC PICTURE), not a real video track.
     public var isAttachedPicture: Bool
+    /// Audio: samples per second (0 for other kinds).
     public var sampleRate: Int
+    /// Audio: channel count (0 for other kinds).
     public var channels: Int
+    /// The stream's bit rate, when the container says.
     public var bitRate: Int?
 
     init(stream st: UnsafeMutablePointer<AVStream>) {

@@ -19,7 +19,9 @@ extension MediaTime {
     /// `lhs - rhs`, with the same rules as `+` and its own infinity table (+∞ − +∞ is invalid, +∞ − −∞ is +∞).
     public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime { combine(lhs, rhs, subtract: true) }
 
+    /// Adds `rhs` to `lhs` (see `+`).
     public static func += (lhs: inout MediaTime, rhs: MediaTime) { lhs = lhs + rhs }
+    /// Subtracts `rhs` from `lhs` (see `-`).
     public static func -= (lhs: inout MediaTime, rhs: MediaTime) { lhs = lhs - rhs }
 
     /// Negation: −∞ ↔ +∞; other non-numeric times unchanged.
@@ -149,6 +151,7 @@ extension MediaTime {
         }
     }
 
+    /// `lhs` times an integer (``multiplied(by:)``: overflow halves the timescale, then gives ±infinity).
     public static func * (lhs: MediaTime, rhs: Int32) -> MediaTime { lhs.multiplied(by: rhs) }
 }
 

@@ -21,6 +21,7 @@ extension MediaTime: Comparable, Hashable {
         return lhs == rhs ? 0 : (lhs < rhs ? -1 : 1)
     }
 
+    /// The total order of ``compare(_:_:)`` (CMTimeCompare): invalid < −∞ < numeric < +∞ < indefinite.
     public static func < (a: MediaTime, b: MediaTime) -> Bool { compare(a, b) < 0 }
 
     /// Semantic equality: the same instant (numeric, same epoch), or the same kind of non-numeric time.

@@ -10,6 +10,7 @@ extension MediaTime: CustomStringConvertible, CustomDebugStringConvertible, Coda
         return epoch == 0 ? base : base + " epoch \(epoch)"
     }
 
+    /// Every field: value, timescale, flags, epoch.
     public var debugDescription: String {
         "MediaTime(value: \(value), timescale: \(timescale), flags: \(flags.rawValue), epoch: \(epoch))"
     }
@@ -50,6 +51,7 @@ extension MediaTime: CustomStringConvertible, CustomDebugStringConvertible, Coda
 
     private enum CodingKeys: String, CodingKey { case value, timescale, flags, epoch }
 
+    /// Decodes `{value, timescale, flags[, epoch]}`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(value: try c.decode(Int64.self, forKey: .value),
@@ -58,6 +60,7 @@ extension MediaTime: CustomStringConvertible, CustomDebugStringConvertible, Coda
                   epoch: try c.decodeIfPresent(Int64.self, forKey: .epoch) ?? 0)
     }
 
+    /// Encodes `{value, timescale, flags, epoch}` (the fields, not seconds: nothing is rounded).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(value, forKey: .value)

@@ -19,7 +19,9 @@ public struct MediaTime: Sendable {
 
     /// CoreMedia's `CMTimeFlags`, with the same raw values.
     public struct Flags: OptionSet, Sendable, Hashable, Codable {
+        /// The bits, as `CMTimeFlags`.
         public let rawValue: UInt32
+        /// Flags with these bits.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         /// Bit 0: the time is valid. A zeroed time is invalid.
         public static let valid = Flags(rawValue: 1 << 0)

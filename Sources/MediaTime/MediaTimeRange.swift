@@ -71,6 +71,7 @@ public struct MediaTimeRange: Sendable, Hashable, Codable, CustomStringConvertib
         return time
     }
 
+    /// `[start, end)`, or `invalid range`.
     public var description: String {
         isValid ? "[\(start), \(end))" : "invalid range"
     }

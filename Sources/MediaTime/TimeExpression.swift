@@ -102,6 +102,7 @@ public enum TimeExpression: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `12.5s` for an absolute time, `1/2` for a fraction (the form used in cache keys).
     public var description: String {
         switch self {
         case .absolute(let t): return "\(MediaTime.decimalString(t.seconds))s"
@@ -116,6 +117,7 @@ public struct TimeExpressionError: Error, Sendable, Equatable, CustomStringConve
     public var input: String
     /// Why it was refused.
     public var reason: String
+    /// `invalid time 'INPUT': REASON`.
     public var description: String { "invalid time '\(input)': \(reason)" }
 }
 

@@ -7,6 +7,7 @@ import Foundation
 public struct FrameScore: Sendable, Comparable {
     /// Mean and spread of luma (0–255).
     public var meanLuma: Double
+    /// Standard deviation of luma (0–255): low for flat pictures.
     public var lumaSpread: Double
     /// Variance of the 4-neighbour Laplacian of luma: high for sharp detail, low for blur.
     public var sharpness: Double
@@ -25,6 +26,7 @@ public struct FrameScore: Sendable, Comparable {
         return v
     }
 
+    /// Ordered by ``value``: the better frame is the greater.
     public static func < (a: FrameScore, b: FrameScore) -> Bool { a.value < b.value }
 
     /// The score of `image`, measured on a grid of at most ~65,000 points (every `step`-th pixel each way), so a

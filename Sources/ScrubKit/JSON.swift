@@ -31,6 +31,7 @@ public enum JSON: Sendable {
         return String(scaled)
     }
 
+    /// `s` as a JSON string literal: quotes, backslashes and control characters escaped.
     public static func quote(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
@@ -53,7 +54,9 @@ public enum JSON: Sendable {
 extension JSON {
     /// Optional helpers.
     public static func from(_ s: String?) -> JSON { s.map(JSON.string) ?? .null }
+    /// An integer, or `null` for nil.
     public static func from(_ i: Int?) -> JSON { i.map(JSON.int) ?? .null }
+    /// A number, or `null` for nil.
     public static func from(_ d: Double?) -> JSON { d.map(JSON.double) ?? .null }
     /// Seconds rounded to the microsecond (no float noise such as 1.5000000001).
     public static func seconds(_ d: Double?) -> JSON {

@@ -9,10 +9,14 @@ public struct MediaError: Error, Sendable, CustomStringConvertible, Equatable {
         case notFound, unreadable, notMedia, corrupt, unsupported, noVideo, tooLarge, decodeFailed, invalidRequest, writeFailed, cancelled
     }
 
+    /// What went wrong, for programs (the message says it in words).
     public var kind: Kind
+    /// The file or URL concerned (URLs shown with their secrets redacted).
     public var path: String
+    /// The cause in words, FFmpeg's own text after it where there is one.
     public var reason: String
 
+    /// An error of `kind` about `path`, saying `reason`.
     public init(_ kind: Kind, path: String, _ reason: String) {
         self.kind = kind
         self.path = path

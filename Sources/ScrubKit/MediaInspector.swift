@@ -13,6 +13,7 @@ public struct MediaInspector: Sendable {
     /// The default pixel limit: 150 megapixels (e.g. 15000 × 10000), about 225 MB of 4:2:0 pixels at most.
     public static let defaultPixelLimit = 150_000_000
 
+    /// An inspector refusing pictures above `pixelLimit` pixels, decoding the first frame unless `verifiesDecoding` is false.
     public init(pixelLimit: Int = MediaInspector.defaultPixelLimit, verifiesDecoding: Bool = true) {
         self.pixelLimit = pixelLimit
         self.verifiesDecoding = verifiesDecoding

@@ -73,6 +73,7 @@ public struct ThumbnailGenerator: Sendable {
             }
         }
 
+        /// The window as text (used in cache keys).
         public var description: String {
             switch self {
             case .span(let t): return "span:\(t.description)"
@@ -87,6 +88,7 @@ public struct ThumbnailGenerator: Sendable {
     /// while still letting a keyframe within that second serve without decoding the GOP.
     public static let defaultToleranceBefore = MediaTime(value: 1, timescale: 1)
 
+    /// A generator for the file or URL at `path` with the default settings (320 px, 1 s tolerance before, upright).
     public init(path: String) { self.path = path }
 
     /// Zero/zero tolerances: frame-exact.
@@ -145,18 +147,24 @@ public struct ThumbnailGenerator: Sendable {
 
     /// The timeline of an opened file, as a batch plan sees it.
     public struct Timeline: Sendable {
+        /// The first presentation time.
         public var start: MediaTime
         /// Invalid when unknown.
         public var duration: MediaTime
+        /// A single picture: no timeline.
         public var isStill: Bool
         /// Codec and display size, for headers of contact sheets.
         public var codec: String
+        /// Display width (SAR and rotation applied).
         public var displayWidth: Int
+        /// Display height (rotation applied).
         public var displayHeight: Int
         /// The rest of a contact sheet's header, as `info` reports it, from the open that made the thumbnails (nil and
         /// empty for stills read without FFmpeg).
         public var video: VideoInfo? = nil
+        /// The audio streams, as `info` reports them.
         public var audio: [AudioInfo] = []
+        /// The file's bit rate, as `info` reports it.
         public var bitRate: Int? = nil
     }
 

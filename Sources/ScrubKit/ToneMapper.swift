@@ -12,6 +12,7 @@ public enum ToneMapper {
     /// Where SDR white sits in HDR (BT.2408).
     public static let referenceWhite = 203.0
 
+    /// 8-bit SDR RGB from 16-bit-per-channel HDR RGB (`width × height × 3` samples) encoded with `transfer`.
     public static func map(_ rgb48: [UInt16], width: Int, height: Int, transfer: TransferKind) -> RGBImage {
         var out = [UInt8](repeating: 0, count: width * height * 3)
         let peak = sourcePeak / referenceWhite

@@ -10,6 +10,7 @@ public enum GraphicsKind: String, Sendable, CaseIterable {
 
 /// Draws a picture into a rectangle of cells. One implementation per terminal graphics protocol (like mpv's vo_*).
 public protocol FrameRenderer: Sendable {
+    /// The graphics kind this renderer speaks (what `--graphics` calls it).
     var kind: GraphicsKind { get }
     /// The pixel size to decode to for a `columns × rows` cell area (keeping `aspect` = width / height).
     func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int)
@@ -26,6 +27,7 @@ extension FrameRenderer {
         if Double(w) / Double(h) > aspect { return (max(1, Int((Double(h) * aspect).rounded())), h) }
         return (w, max(1, Int((Double(w) / aspect).rounded())))
     }
+    /// Nothing to remove: cells are simply overwritten.
     public func clear() -> String { "" }
 
     /// Pixel protocols (kitty, iTerm2, sixel) draw at the terminal's own resolution: the cells' pixels.
@@ -36,16 +38,21 @@ extension FrameRenderer {
 
 /// Half blocks `▀`: two pixels per cell (foreground = top, background = bottom), 24-bit or 256 colours.
 public struct HalfBlockRenderer: FrameRenderer {
+    /// 24-bit colour (`blocks`); false for the 256-colour palette (`blocks256`).
     public let trueColor: Bool
+    /// `blocks` or `blocks256`.
     public var kind: GraphicsKind { trueColor ? .blocks : .blocks256 }
+    /// A half-block renderer in 24-bit (`trueColor`) or 256 colours.
     public init(trueColor: Bool) { self.trueColor = trueColor }
 
+    /// One pixel per column and two per row (each half cell about square), an even height.
     public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
         // A cell is about twice as tall as wide, so each half is about square.
         let (w, h) = Self.fit(columns, rows * 2, aspect: aspect)
         return (w, h + (h & 1))
     }
 
+    /// Cursor moves and colour changes drawing `image` two pixel rows per cell row (colours repeated only when they change).
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         var out = ""
         out.reserveCapacity(image.width * image.height * 12)
@@ -93,8 +100,11 @@ public struct HalfBlockRenderer: FrameRenderer {
 
 /// kitty graphics protocol: raw RGB (f=24) in 4096-byte base64 chunks, one image id replaced each frame.
 public struct KittyRenderer: FrameRenderer {
+    /// `kitty`.
     public var kind: GraphicsKind { .kitty }
+    /// A kitty renderer.
     public init() {}
+    /// The image as raw RGB in base64 chunks, placed at the cell and replacing the previous picture (one image id).
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         let data = Data(image.pixels).base64EncodedString()
         var out = "\u{1B}[\(row + 1);\(column + 1)H"
@@ -110,13 +120,17 @@ public struct KittyRenderer: FrameRenderer {
         }
         return out
     }
+    /// Deletes the placed image.
     public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\" }
 }
 
 /// iTerm2 inline images (also WezTerm, Konsole, VS Code): a PNG in OSC 1337.
 public struct ITermRenderer: FrameRenderer {
+    /// `iterm`.
     public var kind: GraphicsKind { .iterm }
+    /// An iTerm2 renderer.
     public init() {}
+    /// The image as a PNG in an OSC 1337 sequence at the cell.
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         guard let png = try? ImageEncoder.encode(image, as: .png) else { return "" }
         let b64 = Data(png).base64EncodedString()
@@ -128,27 +142,37 @@ public struct ITermRenderer: FrameRenderer {
 
 /// Draws nothing: bar and times only.
 public struct NoGraphicsRenderer: FrameRenderer {
+    /// `none`.
     public var kind: GraphicsKind { .none }
+    /// A renderer that draws nothing.
     public init() {}
+    /// Nothing to decode: (0, 0).
     public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) { (0, 0) }
+    /// Nothing: "".
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String { "" }
 }
 
 /// Sixel (xterm -ti vt340, mlterm, foot, WezTerm, Windows Terminal…): encoded by libsixel.
 /// Pictures are kept under the terminal's sixel size limit (XTSMGRAPHICS): a larger one is not shown at all.
 public struct SixelRenderer: FrameRenderer {
+    /// `sixel`.
     public var kind: GraphicsKind { .sixel }
+    /// The terminal's sixel width limit in pixels (XTSMGRAPHICS), when it told.
     public let maxWidth: Int?
+    /// The terminal's sixel height limit in pixels, when it told.
     public let maxHeight: Int?
+    /// A sixel renderer keeping pictures within the terminal's limits.
     public init(maxWidth: Int? = nil, maxHeight: Int? = nil) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
     }
+    /// The cells' pixels, kept within the sixel size limit.
     public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
         let areaW = min(columns * cellPixels.w, maxWidth ?? .max), areaH = min(rows * cellPixels.h, maxHeight ?? .max)
         let (w, h) = Self.fit(areaW, areaH, aspect: aspect)
         return (w, h - h % 6)   // whole sixel bands, so the picture never spills into the bar
     }
+    /// The image encoded by libsixel (fast palette), placed at the cell.
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         guard let six = SixelEncoder.encode(pixels: image.pixels, width: image.width, height: image.height) else { return "" }
         return "\u{1B}[\(row + 1);\(column + 1)H" + six

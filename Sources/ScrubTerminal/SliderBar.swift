@@ -5,8 +5,10 @@ import MediaTime
 public struct SliderBar: Sendable {
     /// First column of the track (0-based) and its width in cells (≥ 2).
     public var origin: Int
+    /// The track's width in cells (at least 2).
     public var width: Int
 
+    /// A track starting at column `origin` (0-based), `width` cells wide (at least 2).
     public init(origin: Int, width: Int) {
         self.origin = origin
         self.width = max(2, width)
@@ -42,14 +44,22 @@ public struct SliderBar: Sendable {
 
 /// The status line under the bar: play state, current / duration, remaining, rate, seek mode.
 public struct StatusLine: Sendable {
+    /// Playing (▶) or paused (⏸).
     public var playing: Bool
+    /// The current media time.
     public var current: MediaTime
+    /// The length; shown as unknown when not numeric.
     public var duration: MediaTime
+    /// Playback rate (shown when not 1×).
     public var rate: Double
+    /// Whether keyboard and mouse seeks land on exact frames.
     public var exactSeeks: Bool
+    /// The graphics in use and why (`kitty (terminal query)`).
     public var graphics: String
+    /// Frames dropped so far (shown when any).
     public var dropped: Int
 
+    /// A status line with these facts.
     public init(playing: Bool, current: MediaTime, duration: MediaTime, rate: Double, exactSeeks: Bool, graphics: String, dropped: Int) {
         self.playing = playing
         self.current = current

@@ -9,10 +9,13 @@ import Foundation
 /// (same file name in different folders) get a short hash of their folder appended to `{stem}`/`{name}`, decided
 /// from the whole input list, so every shard of a batch names files identically.
 public struct BatchNaming: Sendable {
+    /// The default output name: source file name, index, extension.
     public static let defaultTemplate = "{name}-{index}.{ext}"
+    /// The template: placeholders `{stem} {name} {srcext} {index} {index1} {time} {ext}`.
     public var template: String
     private var disambiguate: Set<String>
 
+    /// Names for the batch of `allSources` (needed to tell apart same-named files in different folders).
     public init(template: String = BatchNaming.defaultTemplate, allSources: [String]) {
         self.template = template
         var seen: [String: Int] = [:]
@@ -29,6 +32,7 @@ public struct BatchNaming: Sendable {
         return last.isEmpty || last.contains(":") ? "remote" : last
     }
 
+    /// The output name of thumbnail `index` (at `seconds`) of `source`, with extension `ext`.
     public func name(source: String, index: Int, seconds: Double?, ext: String) -> String {
         let file = BatchNaming.fileName(source)
         var stem = (file as NSString).deletingPathExtension

@@ -5,13 +5,21 @@ import Synchronization
 
 /// Settings of a batch thumbnail run (`scrub thumbs`).
 public struct BatchOptions: Sendable {
+    /// Where thumbnails, sheets, sprites and the resume journal are written (created if needed).
     public var outputDirectory: String
+    /// Which times of each video: evenly spread (`--count`), every so often (`--every`) or listed (`--at`).
     public var times: BatchTimes = .count(10)
+    /// Fit each thumbnail inside this (aspect kept, no upscaling).
     public var maximumSize: MaximumSize = .longestSide(320)
+    /// The encoding of the outputs.
     public var format: ImageFormat = .jpeg
+    /// JPEG/WebP quality, 1–100.
     public var quality = 85
+    /// How much earlier than each time a frame may be (see ``ThumbnailGenerator/requestedTimeToleranceBefore``).
     public var toleranceBefore: MediaTime = ThumbnailGenerator.defaultToleranceBefore
+    /// How much later than each time a frame may be.
     public var toleranceAfter: MediaTime = .zero
+    /// Output names, with placeholders (``BatchNaming``): `{name}-{index}.{ext}` by default.
     public var nameTemplate = BatchNaming.defaultTemplate
     /// Files processed at once; each holds one decoder.
     public var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -32,6 +40,7 @@ public struct BatchOptions: Sendable {
     public var selectsRepresentativeFrames = false
     /// Sprites plus a WebVTT thumbnail track per file instead of separate thumbnails.
     public var vtt = false
+    /// Refuse pictures above this many pixels, before decoding.
     public var pixelLimit = MediaInspector.defaultPixelLimit
     /// Decoded-frame pixels held at once across parallel jobs (see `PixelBudget`).
     public var pixelBudget = PixelBudget.defaultCapacity
@@ -48,6 +57,7 @@ public struct BatchOptions: Sendable {
     /// managers show it without making their own.
     public var desktop: DesktopThumbnailer? = nil
 
+    /// Default settings writing into `outputDirectory`.
     public init(outputDirectory: String) { self.outputDirectory = outputDirectory }
 
     /// Identifies the settings that decide the outputs, so `--resume` never reuses work done differently.
@@ -86,17 +96,24 @@ public struct BatchOptions: Sendable {
 
 /// One thumbnail in the manifest.
 public struct BatchRecord: Sendable {
+    /// The source file (or URL, shown with its secrets redacted).
     public var source: String
+    /// The position of its time among the file's requested times.
     public var index: Int
+    /// The time asked for, in seconds on the file's presentation timeline.
     public var requestedTime: Double
+    /// The presentation time of the frame delivered, in seconds.
     public var actualTime: Double
     /// The file (with a `#xywh=` fragment for sprite tiles).
     public var output: String
+    /// The thumbnail's width in pixels.
     public var width: Int
+    /// The thumbnail's height in pixels.
     public var height: Int
     /// The frame is outside the tolerance (damaged data, `acceptsApproximateFrames`).
     public var approximate = false
 
+    /// The manifest line (`--json`): source, index, times, output, size[, approximate].
     public var json: JSON {
         .object([("source", .string(Redaction.display(source))), ("index", .int(index)), ("requestedTime", .seconds(requestedTime)),
                  ("actualTime", .seconds(actualTime)), ("output", .string(output)), ("width", .int(width)), ("height", .int(height))]
@@ -117,7 +134,9 @@ extension BatchRecord {
 
 /// What happened to one source file.
 public struct BatchFileResult: Sendable {
+    /// The source file as given.
     public var source: String
+    /// The thumbnails written for it.
     public var records: [BatchRecord] = []
     /// Failures: the whole file (index nil) or single times.
     public var errors: [(index: Int?, error: MediaError)] = []
@@ -127,13 +146,16 @@ public struct BatchFileResult: Sendable {
     public var cached = false
     /// The files written, kept only while a cache needs them.
     var outputs: [(name: String, bytes: [UInt8])] = []
+    /// Wall time spent on the file.
     public var seconds: Double = 0
+    /// Whether the file or any of its times failed.
     public var failed: Bool { !errors.isEmpty }
 }
 
 /// Runs a batch: files in parallel (`jobs` at once, one open per file, GOP-aware times), outputs written
 /// atomically, progress reported per file, resumable.
 public final class BatchRunner: Sendable {
+    /// The settings of this run.
     public let options: BatchOptions
     private let stateFile: String
     private let state: Mutex<[String: JournalEntry]>
@@ -142,6 +164,7 @@ public final class BatchRunner: Sendable {
     /// Name of the resume journal kept in the output directory.
     public static let stateFileName = ".scrub-thumbs.state.jsonl"
 
+    /// A runner for `options`: creates the output directory and reads the resume journals there. Throws when the directory cannot be made.
     public init(options: BatchOptions) throws {
         self.options = options
         do {

@@ -9,9 +9,11 @@ public struct SheetStyle: Sendable {
     public var width: Int? = nil
     /// Pixels between tiles and around them.
     public var spacing = 8
+    /// The sheet's background colour (default #181818).
     public var background = RGBColor(24, 24, 24)
     /// A font file or fontconfig pattern; nil: the default sans-serif (DejaVu Sans).
     public var font: String? = nil
+    /// The default style: tiles at their size, 8 px apart, dark grey, DejaVu Sans.
     public init() {}
 
     /// Why text cannot be drawn with `font` (nil when it can): no such font, or no font installed.
@@ -98,6 +100,7 @@ public enum ImageComposer {
 /// Time labels of one contact sheet, all in one format: `M:SS` or `H:MM:SS` (hours when any label needs them), with
 /// the decimals the spacing of the tiles needs (none from 10 s apart, tenths from 1 s, else hundredths).
 public enum SheetTimes {
+    /// The labels of tiles at `seconds`, in the order given.
     public static func labels(_ seconds: [Double]) -> [String] {
         let sorted = seconds.sorted()
         let spacing = zip(sorted, sorted.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }.min() ?? 10

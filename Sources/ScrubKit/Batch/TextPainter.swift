@@ -3,9 +3,13 @@ import TextBridge
 
 /// An RGB colour.
 public struct RGBColor: Sendable, Equatable {
+    /// Red, 0–255.
     public var r: UInt8
+    /// Green, 0–255.
     public var g: UInt8
+    /// Blue, 0–255.
     public var b: UInt8
+    /// The colour with these components.
     public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { (self.r, self.g, self.b) = (r, g, b) }
 
     /// `#rrggbb`, `rrggbb`, `#rgb`, or a name (black, white, gray/grey, darkgray, lightgray, navy).

@@ -5,10 +5,15 @@ import Foundation
 public enum BenchChart {
     /// One bar group: a label and MiB values (peak above baseline, held above baseline, theoretical result).
     public struct Row: Sendable {
+        /// The mode's name.
         public var label: String
+        /// Peak MiB above the baseline.
         public var peak: Double
+        /// MiB above the baseline with the result held.
         public var held: Double
+        /// MiB of the result as RGBA.
         public var theoretical: Double
+        /// A row with these values.
         public init(label: String, peak: Double, held: Double, theoretical: Double) {
             (self.label, self.peak, self.held, self.theoretical) = (label, peak, held, theoretical)
         }

@@ -6,9 +6,11 @@ import MediaTime
 public enum CacheBenchmark {
     /// One measured figure.
     public struct Figure: Sendable {
+        /// What was measured.
         public var name: String
         /// Median seconds per operation.
         public var seconds: Double
+        /// How many operations the median is over.
         public var operations: Int
     }
 

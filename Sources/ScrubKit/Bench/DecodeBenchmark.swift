@@ -21,27 +21,37 @@ public enum BenchMode: String, Sendable, CaseIterable {
 
 /// One measurement, taken inside the child process that did the work.
 public struct BenchSample: Sendable {
+    /// The mode measured.
     public var mode: BenchMode
+    /// The input file.
     public var path: String
+    /// Width of the result in pixels.
     public var width: Int
+    /// Height of the result in pixels.
     public var height: Int
     /// Seconds of work (open, decode, scale), start-up excluded.
     public var seconds: Double
     /// Resident memory before the work (process and libraries loaded), at its peak, and with the result held.
     public var baselineRSS: Int
+    /// Peak resident bytes during the work.
     public var peakRSS: Int
+    /// Resident bytes with the result held.
     public var steadyRSS: Int
     /// Bytes of the result as RGBA (w × h × 4): the floor no implementation can go under while holding it.
     public var theoreticalBytes: Int { width * height * 4 }
+    /// Bytes held above the baseline with the result.
     public var aboveBaseline: Int { steadyRSS - baselineRSS }
+    /// Peak bytes above the baseline.
     public var peakAboveBaseline: Int { peakRSS - baselineRSS }
 
+    /// The sample as the child process reports it.
     public var json: JSON {
         .object([("mode", .string(mode.rawValue)), ("path", .string(path)), ("width", .int(width)), ("height", .int(height)),
                  ("seconds", .double(seconds)), ("baselineRSS", .int(baselineRSS)), ("peakRSS", .int(peakRSS)),
                  ("steadyRSS", .int(steadyRSS)), ("theoreticalBytes", .int(theoreticalBytes))])
     }
 
+    /// A sample read back from a child's JSON; nil when a field is missing.
     public init?(json obj: [String: Any]) {
         guard let m = (obj["mode"] as? String).flatMap(BenchMode.init(rawValue:)), let p = obj["path"] as? String,
               let w = obj["width"] as? Int, let h = obj["height"] as? Int, let s = (obj["seconds"] as? Double) ?? (obj["seconds"] as? Int).map(Double.init),

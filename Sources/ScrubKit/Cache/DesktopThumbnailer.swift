@@ -6,12 +6,14 @@ import MediaTime
 /// size asked for (another program may have made it), else made at the flavor's size, stored for every desktop
 /// program, and fitted to the size asked for. Files that fail are recorded in the failure cache.
 public struct DesktopThumbnailer: Sendable {
+    /// The desktop cache (its root and failure directory).
     public var desktop: DesktopThumbnails
     /// Recorded as the PNGs' `Software` attribute.
     public var software: String
     /// Told about cache trouble (the thumbnail goes on without the cache).
     public var warn: @Sendable (String) -> Void
 
+    /// A thumbnailer using `desktop`, naming itself `software` in the PNGs it stores.
     public init(desktop: DesktopThumbnails, software: String, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.desktop = desktop
         self.software = software

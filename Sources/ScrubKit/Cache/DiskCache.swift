@@ -19,7 +19,9 @@ import Synchronization
 public final class DiskCache: Sendable {
     /// What the directory holds.
     public struct Usage: Sendable, Equatable {
+        /// Number of entries.
         public var entries: Int
+        /// Their total size in bytes.
         public var bytes: Int
     }
 

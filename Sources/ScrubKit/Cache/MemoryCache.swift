@@ -8,9 +8,13 @@ import Synchronization
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Counters since creation.
     public struct Statistics: Sendable, Equatable {
+        /// Lookups that found their entry.
         public var hits = 0
+        /// Lookups that did not.
         public var misses = 0
+        /// Entries stored.
         public var insertions = 0
+        /// Entries removed to stay within the budget.
         public var evictions = 0
     }
 

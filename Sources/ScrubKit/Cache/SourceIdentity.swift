@@ -7,8 +7,11 @@ import Foundation
 ///
 /// URLs have no identity (a server can change what it serves without telling): they are not cached.
 public struct SourceIdentity: Sendable, Hashable, CustomStringConvertible {
+    /// The file system's device number.
     public var device: UInt64
+    /// The inode number.
     public var inode: UInt64
+    /// Size in bytes.
     public var size: Int64
     /// Modification time, nanoseconds since 1970.
     public var modified: Int64

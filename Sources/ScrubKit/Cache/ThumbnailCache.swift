@@ -57,15 +57,24 @@ public final class ThumbnailCache: Sendable {
 
     /// A thumbnail file as written (JPEG/PNG/WebP bytes) with what a caller reports about it.
     public struct EncodedFile: Sendable, Equatable {
+        /// The encoded file.
         public var bytes: [UInt8]
+        /// The time asked for.
         public var requestedTime: MediaTime
+        /// The presentation time of the frame shown.
         public var actualTime: MediaTime
+        /// Width in pixels.
         public var width: Int
+        /// Height in pixels.
         public var height: Int
+        /// The rotation applied (degrees clockwise).
         public var rotation: Int
+        /// The frame shown at the time (its display interval contains it).
         public var isExact: Bool
+        /// The nearest frame that decodes, outside the tolerance (damaged data).
         public var isApproximate: Bool
 
+        /// An encoded file with these facts.
         public init(bytes: [UInt8], requestedTime: MediaTime, actualTime: MediaTime, width: Int, height: Int, rotation: Int,
                     isExact: Bool, isApproximate: Bool) {
             self.bytes = bytes

@@ -6,11 +6,14 @@ extension ThumbnailGenerator {
     public struct FileResult: Sendable {
         /// Index of the time in the caller's list.
         public var index: Int
+        /// The time as asked.
         public var request: TimeExpression
+        /// The file, or why there is none.
         public var result: Result<ThumbnailCache.EncodedFile, MediaError>
         /// Served from the cache (nothing decoded or encoded).
         public var fromCache: Bool
 
+        /// A result with these facts.
         public init(index: Int, request: TimeExpression, result: Result<ThumbnailCache.EncodedFile, MediaError>, fromCache: Bool) {
             self.index = index
             self.request = request

@@ -53,6 +53,7 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
     /// Default budget of the preview cache: 48 MiB (about 60 pictures of 640×400).
     public static let defaultPreviewBudget = 48 << 20
 
+    /// A pipeline for `path` with a preview cache of `previewBudget` bytes; nothing is opened until ``load(_:)``.
     public init(path: String, previewBudget: Int = DecodingPipeline.defaultPreviewBudget) {
         self.path = path
         previews = MemoryCache(budget: previewBudget)
@@ -61,12 +62,14 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
     /// Seeks whose picture was decoded, and seeks served from the preview cache.
     public var previewStatistics: (decoded: Int, fromCache: Int) { shared.withLock { ($0.previewsDecoded, $0.previewsFromCache) } }
 
+    /// Opens the media on the decoding thread; calls `done` once with its facts or the error.
     public func load(_ done: @escaping @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
         let thread = Thread { [self] in run(done) }
         thread.name = "scrubkit.decode"
         thread.start()
     }
 
+    /// Positions at `time` within the tolerances (from the preview cache when it has the picture); a newer seek supersedes this one, whose `done` then gets nil.
     public func seek(to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime,
                      _ done: @escaping @Sendable (MediaTime?) -> Void) {
         let size = shared.withLock { ($0.outputWidth, $0.outputHeight) }
@@ -90,6 +93,7 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
         wake.signal()
     }
 
+    /// The newest decoded frame at or before `time`; older ones are dropped and counted.
     public func takeFrame(atOrBefore time: MediaTime) -> VideoFrame? {
         let f = shared.withLock { s -> VideoFrame? in
             guard let i = s.frames.lastIndex(where: { $0.time <= time }) else { return nil }
@@ -103,6 +107,7 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
         return f
     }
 
+    /// The size frames are scaled to from now on (the display area); 0×0 stops decoding pictures.
     public func setOutputSize(width: Int, height: Int) {
         shared.withLock { s in
             s.outputWidth = max(0, width)
@@ -111,8 +116,10 @@ public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
         wake.signal()
     }
 
+    /// Frames handed out and frames dropped so far.
     public var frameStatistics: (shown: Int, dropped: Int) { shared.withLock { ($0.shown, $0.dropped) } }
 
+    /// Stops the decoding thread for good (it frees FFmpeg's state on its way out).
     public func close() {
         shared.withLock { $0.closed = true }
         wake.signal()

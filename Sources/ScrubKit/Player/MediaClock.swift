@@ -15,14 +15,17 @@ public final class SystemClock: MediaClock, @unchecked Sendable {
     /// The pending timer; touched only on `queue`.
     private var timer: DispatchSourceTimer? = nil
 
+    /// The monotonic clock.
     public init() {}
 
+    /// Seconds of `CLOCK_MONOTONIC`.
     public func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
+    /// Runs `wake` at `time` (at least 2 ms from now), replacing any pending wake-up.
     public func schedule(at time: Double, _ wake: @escaping @Sendable () -> Void) {
         let delay = max(0.002, time - now())   // wake-ups at most every 2 ms, whatever is asked
         queue.async { [self] in
@@ -46,10 +49,13 @@ public final class ManualClock: MediaClock {
     }
     private let state: Mutex<State>
 
+    /// A clock standing at `start` seconds.
     public init(start: Double = 0) { state = Mutex(State(time: start, wake: nil)) }
 
+    /// The time it was set or advanced to.
     public func now() -> Double { state.withLock { $0.time } }
 
+    /// Keeps `wake` (replacing any pending one) for ``advance(by:)`` to run when `time` is reached.
     public func schedule(at time: Double, _ wake: @escaping @Sendable () -> Void) {
         state.withLock { $0.wake = (time, wake) }
     }

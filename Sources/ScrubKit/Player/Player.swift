@@ -66,6 +66,7 @@ public final class Player: @unchecked Sendable {
 
     // MARK: - Readiness and timeline
 
+    /// Whether the media is loading, ready to play or failed (as `AVPlayerItem.status`).
     public var status: Status { core.sync { _status } }
 
     /// Indefinite until loaded (and for media without a known length).
@@ -86,6 +87,7 @@ public final class Player: @unchecked Sendable {
         set { core.sync { setRate(newValue) } }
     }
 
+    /// Pause (default) or start over when the end is reached.
     public var actionAtItemEnd: ActionAtItemEnd {
         get { core.sync { _actionAtItemEnd } }
         set { core.sync { _actionAtItemEnd = newValue } }

@@ -11,10 +11,12 @@ public struct PlayerMediaInfo: Sendable {
     public var hasVideo: Bool
     /// Display size (SAR and rotation applied), zero without video.
     public var displayWidth: Int
+    /// Display height, zero without video.
     public var displayHeight: Int
     /// Nominal frame duration, for frame stepping; invalid when unknown.
     public var frameDuration: MediaTime
 
+    /// Facts of loaded media.
     public init(start: MediaTime, duration: MediaTime, hasVideo: Bool, displayWidth: Int = 0, displayHeight: Int = 0,
                 frameDuration: MediaTime = .invalid) {
         self.start = start
@@ -28,7 +30,9 @@ public struct PlayerMediaInfo: Sendable {
 
 /// One decoded picture ready to show.
 public struct VideoFrame: Sendable {
+    /// Its presentation time.
     public var time: MediaTime
+    /// The picture, scaled to the output size.
     public var image: RGBImage
 }
 

@@ -7,7 +7,9 @@ import Synchronization
 public final class TimeObserverToken: Sendable, Hashable {
     let id: Int
     init(id: Int) { self.id = id }
+    /// The same observer registration.
     public static func == (a: TimeObserverToken, b: TimeObserverToken) -> Bool { a.id == b.id }
+    /// Hashes the registration's identity.
     public func hash(into h: inout Hasher) { h.combine(id) }
 }
 
