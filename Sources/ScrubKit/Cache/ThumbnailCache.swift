@@ -7,7 +7,7 @@ import MediaTime
 ///
 /// Keys are built by ``ThumbnailGenerator/cacheKey(for:identity:)`` from the source's ``SourceIdentity`` and every
 /// setting that changes pixels, so a changed file or a different setting is a miss, never a stale hit.
-/// Give one instance to many generators (it is `Sendable`); ``shared`` uses the default locations and budgets.
+/// Give one instance to many generators (it is `Sendable`); ``defaultDirectory`` and the default budgets are what `scrub` uses.
 public final class ThumbnailCache: Sendable {
     /// Pictures in memory, by key.
     public let memory: MemoryCache<String, Thumbnail>
