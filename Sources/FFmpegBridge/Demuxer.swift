@@ -97,7 +97,9 @@ public final class Demuxer {
 
     /// A video stream declares a picture above the pixel limit (see `refusesOversized`).
     public struct PictureTooLarge: Error, Sendable {
+        /// The declared width.
         public var width: Int
+        /// The declared height.
         public var height: Int
     }
 

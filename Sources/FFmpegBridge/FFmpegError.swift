@@ -21,6 +21,7 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `operation: message`, as FFmpeg words it.
     public var description: String { "\(operation): \(message)" }
 
     /// True for "invalid data" style failures (corrupt input).
@@ -48,6 +49,7 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
         return status == 0 ? nil : Int(status)
     }
 
+    /// The kind of failure the code stands for.
     public var cause: Cause {
         switch code {
         case scrub_averror_invaliddata(), scrub_averror(EINVAL), scrub_averror(EPERM), scrub_averror_external(),

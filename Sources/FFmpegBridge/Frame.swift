@@ -1,9 +1,11 @@
 import CFFmpeg
 
-/// Owns one `AVFrame`. Never copy the struct by value (its buffers are reference counted).
+/// Owns one `AVFrame` (allocated in `init`, freed once in `deinit`); its buffers are reference counted by FFmpeg and
+/// released by ``unref()`` or when the frame is refilled. A class: the one owner is shared, never copied.
 public final class Frame {
     let pointer: UnsafeMutablePointer<AVFrame>
 
+    /// An empty frame (`av_frame_alloc`); throws when out of memory.
     public init() throws {
         guard let f = av_frame_alloc() else { throw FFmpegError(operation: "allocate frame", message: "out of memory") }
         pointer = f
@@ -14,14 +16,19 @@ public final class Frame {
         av_frame_free(&f)
     }
 
+    /// Width in pixels.
     public var width: Int { Int(pointer.pointee.width) }
+    /// Height in pixels.
     public var height: Int { Int(pointer.pointee.height) }
+    /// FFmpeg's pixel format (`AVPixelFormat` raw value).
     public var format: Int32 { pointer.pointee.format }
     /// The decoder's best guess at the presentation timestamp (robust to missing/broken pts).
     public var bestEffortTimestamp: Int64 { pointer.pointee.best_effort_timestamp }
+    /// The presentation timestamp as coded (may be missing: see ``bestEffortTimestamp``).
     public var pts: Int64 { pointer.pointee.pts }
     /// The frame's duration in stream time base units, 0 when unknown.
     public var duration: Int64 { pointer.pointee.pkt_duration }
+    /// Whether the decoder marked it a keyframe.
     public var isKeyframe: Bool { scrub_frame_is_key(pointer) != 0 }
 
     /// The display matrix on the frame (EXIF orientation of a JPEG arrives here).
@@ -52,9 +59,12 @@ public final class Frame {
         }
     }
 
+    /// The YUV→RGB matrix signalled for the frame.
     public var colorSpace: AVColorSpace { pointer.pointee.colorspace }
+    /// Limited (tv) or full (pc) range, as signalled.
     public var colorRange: AVColorRange { pointer.pointee.color_range }
 
+    /// Releases the frame's buffers (the frame can be filled again).
     public func unref() { av_frame_unref(pointer) }
 
     /// Moves `other`'s picture into this frame (no pixel copy); `other` is left empty.

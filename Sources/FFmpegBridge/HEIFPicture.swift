@@ -6,6 +6,7 @@ public final class HEIFPicture {
     private let handle: UnsafeMutablePointer<scrub_heif>
     /// Displayed size of the primary image (its rotation and mirroring applied).
     public let width: Int
+    /// Displayed height (see ``width``).
     public let height: Int
 
     /// Outcome of a decode.

@@ -8,6 +8,7 @@ public struct Orientation: Sendable, Hashable, CustomStringConvertible {
     /// Mirror left↔right before rotating.
     public var mirrored: Bool
 
+    /// Clockwise `rotation` (normalised to 0/90/180/270) after mirroring when `mirrored`.
     public init(rotation: Int, mirrored: Bool) {
         self.rotation = ((rotation % 360) + 360) % 360
         self.mirrored = mirrored
@@ -52,5 +53,6 @@ public struct Orientation: Sendable, Hashable, CustomStringConvertible {
         swapsDimensions ? (height, width) : (width, height)
     }
 
+    /// `90°`, `mirror+270°`.
     public var description: String { mirrored ? "mirror+\(rotation)°" : "\(rotation)°" }
 }

@@ -4,6 +4,7 @@ import CFFmpeg
 public final class Packet {
     let pointer: UnsafeMutablePointer<AVPacket>
 
+    /// An empty packet (`av_packet_alloc`); throws when out of memory.
     public init() throws {
         guard let p = av_packet_alloc() else { throw FFmpegError(operation: "allocate packet", message: "out of memory") }
         pointer = p
@@ -14,14 +15,20 @@ public final class Packet {
         av_packet_free(&p)
     }
 
+    /// The stream it belongs to.
     public var streamIndex: Int { Int(pointer.pointee.stream_index) }
+    /// Presentation timestamp in the stream's time base (`AV_NOPTS_VALUE` when missing).
     public var pts: Int64 { pointer.pointee.pts }
+    /// Decoding timestamp in the stream's time base.
     public var dts: Int64 { pointer.pointee.dts }
     /// Byte offset in the file (-1 when unknown).
     public var position: Int64 { pointer.pointee.pos }
+    /// Whether the container marks it a keyframe.
     public var isKeyframe: Bool { scrub_packet_is_key(pointer) != 0 }
+    /// Payload bytes.
     public var size: Int { Int(pointer.pointee.size) }
 
+    /// Releases the payload (the packet can be read into again).
     public func unref() { av_packet_unref(pointer) }
 
     /// Takes `other`'s data and fields, leaving `other` empty (no copy).

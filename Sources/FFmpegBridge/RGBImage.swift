@@ -1,9 +1,13 @@
 /// A packed 8-bit RGB picture held in Swift memory: `pixels.count == width * height * 3`, rows top to bottom.
 public struct RGBImage: Sendable, Equatable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// RGB bytes, row after row.
     public var pixels: [UInt8]
 
+    /// A picture of `width × height` from `pixels` (`width * height * 3` bytes).
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height * 3, "RGB buffer size mismatch")
         self.width = width

@@ -6,6 +6,7 @@ import CFFmpeg
 public final class Scaler {
     private var context: OpaquePointer? = nil
 
+    /// A scaler; its swscale context is made on first use and kept for pictures of the same geometry.
     public init() {}
 
     deinit { sws_freeContext(context) }

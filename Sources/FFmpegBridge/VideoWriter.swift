@@ -12,6 +12,7 @@ public final class VideoWriter {
     private let packet: Packet
     private var nextPTS: Int64 = 0
     private var finished = false
+    /// The frame size every appended picture must have.
     public let width: Int, height: Int
 
     /// Opens `path` for `width × height` at `fps`, a keyframe every `gop` frames.

@@ -8,6 +8,7 @@ public final class WebPPicture {
     private let handle: UnsafeMutablePointer<scrub_webp>
     /// Size of the first frame.
     public let width: Int
+    /// Height of the first frame.
     public let height: Int
     /// Frames in the file (1 for a still).
     public let frameCount: Int

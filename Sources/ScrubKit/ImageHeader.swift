@@ -19,12 +19,12 @@ enum ImageHeader {
 
     /// Whether the bytes start like a JPEG (SOI marker).
     static func isJPEG(_ b: [UInt8]) -> Bool { b.starts(with: [0xFF, 0xD8, 0xFF]) }
-    /// HEIF still-image brands (HEIC and friends; AVIF stays with FFmpeg).
     /// Whether the head is an AVIF file (an ISO BMFF `ftyp` with an AVIF brand).
     static func isAVIF(_ b: [UInt8]) -> Bool {
         b.count >= 12 && String(decoding: b[4..<8], as: UTF8.self) == "ftyp" && ["avif", "avis"].contains(String(decoding: b[8..<12], as: UTF8.self))
     }
 
+    /// Whether the head is a HEIF-family still (HEIC and friends, and AVIF: libheif reads both).
     static func isHEIF(_ b: [UInt8]) -> Bool {
         guard b.count >= 12, Array(b[4..<8]) == Array("ftyp".utf8) else { return false }
         return ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"].contains(String(decoding: b[8..<12], as: UTF8.self))

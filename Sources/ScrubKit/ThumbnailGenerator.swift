@@ -5,8 +5,9 @@ import MediaTime
 /// Makes thumbnails of a video (frames at requested times) or a still image, at a maximum pixel size —
 /// AVAssetImageGenerator and ImageIO's thumbnail options in one API: the caller need not know which a file is.
 ///
-/// A value type holding the settings; each call opens the file once and decodes on the calling task (or, for
-/// ``images(at:)``, on one task of its own), so FFmpeg state never crosses threads.
+/// A value type holding the settings; each call opens the file once (through `MediaOpener`) and decodes on the calling
+/// thread (``images(at:)``: on a task of its own; several exact times: a second decoder on a thread of its own, with
+/// its own open), so no FFmpeg context is ever used by two threads.
 public struct ThumbnailGenerator: Sendable {
     /// The file.
     public var path: String

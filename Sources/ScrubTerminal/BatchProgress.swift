@@ -22,6 +22,7 @@ public final class BatchProgress: Sendable {
     private let quiet: Bool
     private let started = Date()
 
+    /// Progress of `total` files on `fd`: a redrawing bar on a terminal, plain lines otherwise, only failures when `quiet`.
     public init(total: Int, quiet: Bool, fd: Int32 = 2) {
         state = Mutex(State(total: total))
         self.fd = fd
@@ -30,6 +31,7 @@ public final class BatchProgress: Sendable {
         color = TerminalOutput.colorAllowed(fd)
     }
 
+    /// A file has started (shown as the current file).
     public func started(_ source: String) {
         guard !quiet else { return }
         state.withLock { s in
@@ -38,6 +40,7 @@ public final class BatchProgress: Sendable {
         }
     }
 
+    /// A file is done: counts, rate, ETA and its errors.
     public func finished(_ r: BatchFileResult) {
         state.withLock { s in
             s.done += 1

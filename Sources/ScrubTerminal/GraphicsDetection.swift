@@ -2,13 +2,16 @@ import Foundation
 
 /// What `scrub play` will draw with, and why.
 public struct GraphicsChoice: Sendable, Equatable {
+    /// The graphics to draw with.
     public var kind: GraphicsKind
     /// Said in the status line when the choice is not obvious (tmux, a forced or remembered mode).
     public var reason: String?
     /// The terminal's largest sixel picture (XTSMGRAPHICS; xterm's default is 1000×1000), when known.
     public var sixelMaxWidth: Int?
+    /// The largest sixel picture's height, when known.
     public var sixelMaxHeight: Int?
 
+    /// A choice of `kind`, with the reason shown and the sixel limits when known.
     public init(kind: GraphicsKind, reason: String? = nil, sixelMaxWidth: Int? = nil, sixelMaxHeight: Int? = nil) {
         self.kind = kind
         self.reason = reason

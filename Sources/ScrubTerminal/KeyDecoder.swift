@@ -14,6 +14,7 @@ public enum InputEvent: Equatable, Sendable {
 public struct KeyDecoder: Sendable {
     private var buffer: [UInt8] = []
 
+    /// A decoder with nothing pending.
     public init() {}
 
     /// Feeds bytes; returns the complete events they finish. `final` marks the end of a read burst.

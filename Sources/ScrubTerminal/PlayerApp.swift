@@ -7,10 +7,15 @@ import Synchronization
 /// `scrub play`: a full-screen scrubber. Keys and mouse drive a `Player`; a render loop draws the newest frame
 /// and the slider bar ~30 times a second (only what changed).
 public final class PlayerApp: @unchecked Sendable {
+    /// How `scrub play` starts.
     public struct Options: Sendable {
+        /// Forced graphics (`--graphics`); nil: detect from the environment and the terminal.
         public var graphics: GraphicsKind?   // nil = auto-detect
+        /// Land keyboard and mouse seeks on exact frames.
         public var exactSeeks = false
+        /// Start over at the end instead of pausing.
         public var loop = false
+        /// The defaults: detect graphics, keyframe seeks, pause at the end.
         public init() {}
     }
 
@@ -41,6 +46,7 @@ public final class PlayerApp: @unchecked Sendable {
     private var lastPictureCost = 0.0
     private var rateIndex = 2
 
+    /// A player app for `path`; nothing happens until ``run()``.
     public init(path: String, options: Options) {
         self.path = path
         self.options = options

@@ -7,18 +7,27 @@ import ScrubKit
 /// shown/dropped and seek → frame-painted latency percentiles. Everything a real screen costs is done (decode,
 /// scale, compose escape sequences) except the write to a terminal.
 public enum PlayerBenchmark {
+    /// What a headless run measured.
     public struct Report: Sendable {
+        /// Seconds of playback.
         public var seconds: Double
+        /// Frames painted during playback.
         public var shown: Int
+        /// Frames dropped (late).
         public var dropped: Int
+        /// Frames the media has in that time.
         public var expectedFrames: Int
+        /// Seconds from each keyframe seek to its picture painted.
         public var keyframeSeeks: [Double]
+        /// Seconds from each exact seek to its picture painted.
         public var exactSeeks: [Double]
+        /// Escape-sequence bytes per second that a terminal would have to take.
         public var bytesPerSecond: Double
         /// Pictures actually turned into escape sequences (0 would mean a blank screen).
         public var painted: Int
     }
 
+    /// Plays `path` for `seconds` on a null terminal of `columns × rows` with `kind` graphics, then `seeks` keyframe and `seeks` exact seeks; throws when the file cannot be played.
     public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20) throws -> Report {
         let player = Player(path: path)
         let ready = DispatchSemaphore(value: 0)

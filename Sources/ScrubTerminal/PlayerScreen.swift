@@ -6,16 +6,20 @@ import ScrubKit
 /// Screen geometry for `scrub play`: the picture fills the space above a two-line status area, keeping the
 /// display aspect ratio; the bar spans the width under it.
 public struct PlayerLayout: Sendable, Equatable {
+    /// Terminal width in cells.
     public var columns: Int
+    /// Terminal height in cells.
     public var rows: Int
     /// Cells for the picture (rows above the status area).
     public var pictureRows: Int { max(0, rows - 2) }
     /// Row of the slider bar (0-based) and of the status line.
     public var barRow: Int { max(0, rows - 2) }
+    /// Row of the status line (0-based).
     public var statusRow: Int { max(0, rows - 1) }
     /// The slider track, with room for the time labels either side.
     public var bar: SliderBar { SliderBar(origin: 1, width: max(2, columns - 2)) }
 
+    /// The layout of a `columns × rows` terminal.
     public init(columns: Int, rows: Int) {
         self.columns = max(10, columns)
         self.rows = max(3, rows)
@@ -24,9 +28,12 @@ public struct PlayerLayout: Sendable, Equatable {
 
 /// Everything `scrub play` draws, as one string per refresh (synchronized output where supported).
 public struct PlayerFrameComposer {
+    /// How pictures are drawn.
     public let renderer: FrameRenderer
+    /// Whether colours are allowed (not `NO_COLOR`).
     public let color: Bool
 
+    /// A composer drawing with `renderer`, in colour when `color`.
     public init(renderer: FrameRenderer, color: Bool) {
         self.renderer = renderer
         self.color = color

@@ -10,6 +10,7 @@ public final class RawTerminal: @unchecked Sendable {
     private let output: Int32
     private var signalSources: [DispatchSourceSignal] = []
 
+    /// A terminal on these descriptors; nothing changes until ``enter(mouse:onSignal:)``.
     public init(input: Int32 = 0, output: Int32 = 1) {
         self.input = input
         self.output = output
@@ -63,6 +64,8 @@ public final class RawTerminal: @unchecked Sendable {
 
 /// A terminal could not be set up.
 public struct TerminalError: Error, CustomStringConvertible {
+    /// What could not be set up.
     public var description: String
+    /// An error saying `d`.
     public init(_ d: String) { description = d }
 }

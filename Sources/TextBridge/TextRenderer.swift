@@ -5,14 +5,19 @@ import Synchronization
 
 /// Text rendered to an alpha mask: coverage 0–255 per pixel, `baseline` rows from the top.
 public struct TextMask: Sendable {
+    /// Width of the mask in pixels.
     public var width: Int
+    /// Height of the mask in pixels.
     public var height: Int
+    /// Row of the baseline, from the top.
     public var baseline: Int
+    /// Coverage, 0–255, row after row.
     public var alpha: [UInt8]
 }
 
 /// No usable font.
 public struct FontError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong with the font.
     public var description: String
 }
 

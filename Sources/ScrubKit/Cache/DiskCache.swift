@@ -221,7 +221,8 @@ public final class DiskCache: Sendable {
     private static func writeLedger(_ fd: Int32, _ total: Int) {
         let text = Array("\(total)\n".utf8)
         _ = ftruncate(fd, 0)
-        _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        _ = lseek(fd, 0, SEEK_SET)
+        _ = FileIO.writeAll(text, to: fd)   // a failed ledger write is repaired by the next sweep's real count
     }
 
     // MARK: - Files

@@ -74,7 +74,7 @@ public enum AtomicFile {
     private static func replace(_ target: String, with bytes: [UInt8], reportingAs path: String) throws {
         let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent()
-        // Owner marker host~pid: another machine sharing the directory can tell it is not its own (see
+        // Owner marker HOST-NS~PID (``hostMarker``): another machine or container sharing the directory can tell it is not its own (see
         // BatchRunner.removeStaleTemporaryFiles).
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(hostMarker)~\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
         do {
