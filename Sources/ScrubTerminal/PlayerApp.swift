@@ -6,7 +6,7 @@ import Synchronization
 
 /// `scrub play`: a full-screen scrubber. Keys and mouse drive a `Player`; a render loop draws the newest frame
 /// and the slider bar ~30 times a second (only what changed).
-public final class PlayerApp: @unchecked Sendable {
+public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on the run loop's thread only; the input thread shares `events`/`quit` (Mutex, Atomic)
     /// How `scrub play` starts.
     public struct Options: Sendable {
         /// Forced graphics (`--graphics`); nil: detect from the environment and the terminal.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Full-screen terminal mode: raw input, alternate screen, hidden cursor, SGR mouse reporting — and the promise to
 /// put everything back (normal screen, cursor, cooked mode) on return, on errors, on SIGINT/SIGTERM/SIGHUP.
-public final class RawTerminal: @unchecked Sendable {
+public final class RawTerminal: @unchecked Sendable {   // unchecked: `saved`/`active` under `lock`; `signalSources` set once in enter, before any signal
     private var saved = termios()
     private var active = false
     private let lock = NSLock()

@@ -3,7 +3,7 @@ import Foundation
 /// Limits how many pixels of decoded frames a batch holds at once: each file reserves its frame size before it
 /// decodes and releases it when done. A file larger than the whole budget waits until it can run alone, so
 /// `--jobs 8` over 8K clips decodes one at a time while small files still run side by side.
-final class PixelBudget: @unchecked Sendable {
+final class PixelBudget: @unchecked Sendable {   // unchecked: `used` only under `condition` (a Mutex cannot wait)
     private let condition = NSCondition()
     private let capacity: Int
     private var used = 0

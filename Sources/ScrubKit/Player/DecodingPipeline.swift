@@ -5,7 +5,7 @@ import Synchronization
 
 /// A player pipeline that decodes a file with FFmpeg on a thread of its own (which owns every FFmpeg object),
 /// into a small bounded queue of frames already scaled to the display size. Seeks supersede each other.
-public final class DecodingPipeline: PlayerPipeline, @unchecked Sendable {
+public final class DecodingPipeline: PlayerPipeline, Sendable {
     private struct SeekRequest {
         var time: MediaTime
         var before: MediaTime

@@ -10,7 +10,7 @@ public protocol MediaClock: AnyObject, Sendable {
 }
 
 /// Real time: `CLOCK_MONOTONIC`, wake-ups from a dispatch timer.
-public final class SystemClock: MediaClock, @unchecked Sendable {
+public final class SystemClock: MediaClock, @unchecked Sendable {   // unchecked: `timer` is touched only on `queue`
     private let queue = DispatchQueue(label: "scrubkit.clock")
     /// The pending timer; touched only on `queue`.
     private var timer: DispatchSourceTimer? = nil

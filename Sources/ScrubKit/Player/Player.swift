@@ -8,7 +8,7 @@ import MediaTime
 ///
 /// All state lives on one serial queue; public calls are synchronous and thread-safe. Callbacks (seek
 /// completions, end of media) run on `callbackQueue`; observers on their own serial queues.
-public final class Player: @unchecked Sendable {
+public final class Player: @unchecked Sendable {   // unchecked: all mutable state is touched only on the serial queue `core`
     /// Readiness, as AVPlayerItem.Status.
     public enum Status: Sendable, Equatable {
         case unknown, readyToPlay, failed(MediaError)
