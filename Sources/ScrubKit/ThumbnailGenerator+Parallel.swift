@@ -25,8 +25,8 @@ extension ThumbnailGenerator {
 
     /// What the second decoder hands back to the caller's thread.
     private final class SecondHalf: Sendable {
-        let results = Mutex<[ThumbnailResult]>([])
-        let failure = Mutex<MediaError?>(nil)
+        let results = Locked<[ThumbnailResult]>([])
+        let failure = Locked<MediaError?>(nil)
         let cancelled = Atomic<Bool>(false)
         let done = DispatchSemaphore(value: 0)
     }

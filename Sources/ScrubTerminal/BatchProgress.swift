@@ -15,7 +15,7 @@ public final class BatchProgress: Sendable {
         var lastDraw = 0.0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let fd: Int32
     private let interactive: Bool
     private let color: Bool
@@ -24,7 +24,7 @@ public final class BatchProgress: Sendable {
 
     /// Progress of `total` files on `fd`: a redrawing bar on a terminal, plain lines otherwise, only failures when `quiet`.
     public init(total: Int, quiet: Bool, fd: Int32 = 2) {
-        state = Mutex(State(total: total))
+        state = Locked(State(total: total))
         self.fd = fd
         self.quiet = quiet
         interactive = TerminalOutput.isTerminal(fd)

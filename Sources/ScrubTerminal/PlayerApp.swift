@@ -25,7 +25,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     private let player: Player
     private var renderer: FrameRenderer = NoGraphicsRenderer()
     private var composer: PlayerFrameComposer!
-    private let events = Mutex<[InputEvent]>([])
+    private let events = Locked<[InputEvent]>([])
     private let quit = Atomic<Bool>(false)
     private let resized = Atomic<Bool>(true)
     private var exact: Bool

@@ -168,8 +168,8 @@ enum ThumbsCommand {
             do { manifestFile = try ManifestFile(path: target) } catch { printError("scrub: \(error)"); return 1 }
         }
         // Counts only: a batch of 100,000 files keeps no per-file state after reporting it.
-        let totals = Mutex((files: 0, failed: 0, thumbnails: 0))
-        let writeFailure = Mutex<String?>(nil)
+        let totals = Locked((files: 0, failed: 0, thumbnails: 0))
+        let writeFailure = Locked<String?>(nil)
         let progress = BatchProgress(total: mine.count, quiet: p.flag("--quiet"))
         runner.run(sources: mine, allSources: all, onStart: { progress.started($0) }, onFinish: { [manifestFile] r in
             progress.finished(r)

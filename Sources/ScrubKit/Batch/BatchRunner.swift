@@ -158,7 +158,7 @@ public final class BatchRunner: Sendable {
     /// The settings of this run.
     public let options: BatchOptions
     private let stateFile: String
-    private let state: Mutex<[String: JournalEntry]>
+    private let state: Locked<[String: JournalEntry]>
     private let budget: PixelBudget
 
     /// Name of the resume journal kept in the output directory.
@@ -174,7 +174,7 @@ public final class BatchRunner: Sendable {
         }
         let journal = options.shardLabel.map { ".scrub-thumbs.state.\($0).jsonl" } ?? BatchRunner.stateFileName
         stateFile = (options.outputDirectory as NSString).appendingPathComponent(journal)
-        state = Mutex(options.resume ? BatchRunner.loadStates(in: options.outputDirectory) : [:])
+        state = Locked(options.resume ? BatchRunner.loadStates(in: options.outputDirectory) : [:])
         budget = PixelBudget(capacity: options.pixelBudget)
         BatchRunner.removeStaleTemporaryFiles(in: options.outputDirectory)
     }
@@ -185,7 +185,7 @@ public final class BatchRunner: Sendable {
                     onFinish: @Sendable @escaping (BatchFileResult) -> Void) {
         let naming = BatchNaming(template: options.nameTemplate, allSources: allSources)
         let next = Atomic<Int>(0)
-        let report = Mutex(())
+        let report = Locked(())
         let jobs = max(1, min(options.jobs, sources.count))
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while true {

@@ -30,8 +30,8 @@ public final class DiskCache: Sendable {
     /// The most the entries may take, in bytes (headers and keys included).
     public let budget: Int
     private let warn: @Sendable (String) -> Void
-    private let warned = Mutex<Set<String>>([])
-    private let counters = Mutex<(hits: Int, misses: Int, discarded: Int, stores: Int)>((0, 0, 0, 0))
+    private let warned = Locked<Set<String>>([])
+    private let counters = Locked<(hits: Int, misses: Int, discarded: Int, stores: Int)>((0, 0, 0, 0))
 
     static let magic: [UInt8] = Array("SCRUBC\u{1}\n".utf8)
     static let headerSize = 8 + 4 + 8 + 4

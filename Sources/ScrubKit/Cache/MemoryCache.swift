@@ -62,7 +62,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// The most the entries may cost together.
     public let budget: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A cache holding at most `budget` cost units (bytes).
     public init(budget: Int) {

@@ -44,7 +44,7 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
     public static let queueCapacity = 6
 
     private let path: String
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private let wake = DispatchSemaphore(value: 0)
     /// The pictures seeks landed on, by seek and size: scrubbing back over a place repaints from here at once,
     /// without decoding (the decoder is positioned there only when the scrubbing pauses).

@@ -47,10 +47,10 @@ public final class ManualClock: MediaClock {
         var time: Double
         var wake: (at: Double, run: @Sendable () -> Void)?
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A clock standing at `start` seconds.
-    public init(start: Double = 0) { state = Mutex(State(time: start, wake: nil)) }
+    public init(start: Double = 0) { state = Locked(State(time: start, wake: nil)) }
 
     /// The time it was set or advanced to.
     public func now() -> Double { state.withLock { $0.time } }

@@ -21,7 +21,7 @@ final class ObserverMailbox: Sendable {
         var scheduled = false
         var removed = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue: DispatchQueue
     private let block: @Sendable (MediaTime) -> Void
 
