@@ -1,0 +1,113 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// Extraction: the frames that answer the planned requests (exact, keyframe or within tolerance; representative
+/// frames scored around a time), made into thumbnails at the output size.
+extension ThumbnailGenerator {
+    /// Serves `requests` (ascending) from `source` with one decoder.
+    /// `after`: the latest time already served by another decoder (results never go back before it).
+    func serve(_ requests: [Request], source: VideoSource, threading: DecoderThreading, lowres: Int, after: MediaTime = .invalid,
+               isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+        let facts = source.stream
+        let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
+        extractor.isCancelled = isCancelled
+        extractor.lastReturned = after
+        if allowsFastDecoding && !source.isStill {
+            let display = VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
+            let out = maximumSize.fit(width: display.0, height: display.1)
+            extractor.decoder.skipsLoopFilter = out.0 > 0 && out.1 > 0 && facts.width >= 4 * out.0 && facts.height >= 4 * out.1
+        }
+        let scaler = Scaler()
+        var cache: (time: MediaTime, thumb: Thumbnail)? = nil
+        for (k, r) in requests.enumerated() {
+            if isCancelled() { throw MediaError(.cancelled, path: path, "cancelled") }
+            do {
+                if selectsRepresentativeFrames && !source.isStill {
+                    let gaps = [k > 0 ? r.time - requests[k - 1].time : nil, k + 1 < requests.count ? requests[k + 1].time - r.time : nil]
+                        .compactMap { $0 }.filter { $0 > .zero }
+                    let window = representativeWindow.width(duration: source.duration, gapToNearest: gaps.min())
+                    var thumb = try representativeFrame(near: r.time, window: window, source: source, extractor: extractor, scaler: scaler)
+                    thumb.requestedTime = r.time
+                    deliver(ThumbnailResult(index: r.index, request: r.expression, result: .success(thumb)))
+                    continue
+                }
+                let found = try extractor.frame(at: r.time, toleranceBefore: requestedTimeToleranceBefore,
+                                                toleranceAfter: requestedTimeToleranceAfter)
+                var thumb: Thumbnail
+                if let c = cache, (found.reused || source.isStill) && c.time == found.time {
+                    thumb = c.thumb
+                } else {
+                    thumb = try makeThumbnail(found, scaler: scaler, facts: facts)
+                    cache = (found.time, thumb)
+                }
+                thumb.requestedTime = r.time
+                let satisfied = source.isStill || found.containsTime || inWindow(found.time, of: r.time)
+                if !satisfied && !acceptsApproximateFrames {
+                    throw MediaError.frameNotFound(path, at: r.time, nearest: found.time, exact: isExact)
+                }
+                thumb.isExact = isExact && !source.isStill && satisfied
+                thumb.isApproximate = !satisfied
+                deliver(ThumbnailResult(index: r.index, request: r.expression, result: .success(thumb)))
+            } catch let e as MediaError {
+                if e.kind == .cancelled { throw e }
+                deliver(ThumbnailResult(index: r.index, request: r.expression, result: .failure(e)))
+            }
+        }
+    }
+
+    /// Whether a frame at `actual` is inside the tolerance window around `requested`.
+    func inWindow(_ actual: MediaTime, of requested: MediaTime) -> Bool {
+        (requestedTimeToleranceBefore.isPositiveInfinity || actual >= requested - requestedTimeToleranceBefore) &&
+            (requestedTimeToleranceAfter.isPositiveInfinity || actual <= requested + requestedTimeToleranceAfter)
+    }
+
+    /// The best-scoring frame around `time` (see ``selectsRepresentativeFrames``). Only the best picture so far is
+    /// kept, at the output size.
+    func representativeFrame(near time: MediaTime, window: MediaTime, source: VideoSource, extractor: FrameExtractor,
+                             scaler: Scaler) throws -> Thumbnail {
+        let half = window.multiplied(byRatio: 1, divisor: 2)
+        var lo = time - half, hi = time + half
+        if lo < source.start { lo = source.start }
+        if source.duration.isNumeric, hi > source.start + source.duration { hi = source.start + source.duration }
+        if hi < lo { hi = lo }
+        var best: (score: FrameScore, thumb: Thumbnail)? = nil
+        var seen: Set<MediaTime> = []
+        func consider(_ found: FrameExtractor.Found) throws {
+            guard seen.insert(found.time).inserted else { return }
+            let thumb = try makeThumbnail(found, scaler: scaler, facts: source.stream)
+            let score = FrameScore(thumb.image)
+            if best == nil || best!.score < score { best = (score, thumb) }
+        }
+        let steps = 4
+        for i in 0...steps {
+            let c = lo + (hi - lo).multiplied(byRatio: Int32(i), divisor: Int32(steps))
+            guard let found = try? extractor.frame(at: c, toleranceBefore: .positiveInfinity, toleranceAfter: .zero),
+                  found.time >= lo, found.time <= hi else { continue }
+            try consider(found)
+        }
+        if best == nil || best!.score.isBlank {
+            let found = try extractor.frame(at: time, toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter)
+            // The same rule as for plain frames: outside the window only when the data there is damaged, and then
+            // only when approximate frames are accepted (or a keyframe candidate is there to fall back on).
+            if found.containsTime || inWindow(found.time, of: time) || acceptsApproximateFrames {
+                try consider(found)
+            } else if best == nil {
+                throw MediaError.frameNotFound(path, at: time, nearest: found.time, exact: isExact)
+            }
+        }
+        var thumb = best!.thumb
+        thumb.isExact = false
+        thumb.isApproximate = false
+        return thumb
+    }
+
+    /// Scales straight from the decoder's YUV to the output size in one pass, then rotates the small picture.
+    func makeThumbnail(_ found: FrameExtractor.Found, scaler: Scaler, facts: StreamFacts) throws -> Thumbnail {
+        let (image, orientation) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: maximumSize,
+                                                           allowsUpscaling: allowsUpscaling, appliesTransform: appliesPreferredTrackTransform,
+                                                           toneMapsHDR: toneMapsHDR, path: path)
+        return Thumbnail(requestedTime: found.time, actualTime: found.time, image: image, orientation: orientation, isExact: false,
+                         isApproximate: false)
+    }
+}
