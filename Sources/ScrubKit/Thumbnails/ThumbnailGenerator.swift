@@ -121,29 +121,14 @@ public struct ThumbnailGenerator: Sendable {
     }
 
     /// Thumbnails for many times as an async sequence, delivered in ascending time order (each carries the index
-    /// of its time in `times`). Decoding runs on one task of its own; cancelling the consumer stops it promptly.
-    public func images(at times: [TimeExpression]) -> AsyncThrowingStream<ThumbnailResult, Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task.detached { [self] in
-                var delivered = 0
-                defer { self.streamProbe?(delivered, true) }
-                do {
-                    try self.run(times, isCancelled: { Task.isCancelled }) {
-                        continuation.yield($0)
-                        delivered += 1
-                        self.streamProbe?(delivered, false)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+    /// of its time in `times`). Decoding runs on a thread of its own, a bounded step ahead of the consumer
+    /// (``ThumbnailResults``); leaving the loop or cancelling the consuming task stops it at the next frame.
+    public func images(at times: [TimeExpression]) -> ThumbnailResults {
+        ThumbnailResults(generator: self, times: times)
     }
 
-    /// Tests' view of ``images(at:)``'s decoding task: called with the number of results handed over so far after each
-    /// one, and with `finished` true when the task ends (done, failed or cancelled).
+    /// Tests' view of ``images(at:)``'s decoding thread: called with the number of results handed over so far after
+    /// each one, and with `finished` true when the thread ends (done, failed or cancelled).
     var streamProbe: (@Sendable (_ delivered: Int, _ finished: Bool) -> Void)? = nil
 
     /// The timeline of an opened file, as a batch plan sees it.

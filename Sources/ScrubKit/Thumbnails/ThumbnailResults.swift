@@ -1,0 +1,153 @@
+import Dispatch
+import Foundation
+import MediaTime
+
+/// Thumbnails as they are made (``ThumbnailGenerator/images(at:)``): an async sequence in ascending time order.
+///
+/// Each iteration decodes on a thread of its own — not the cooperative pool, which blocking FFmpeg calls would
+/// starve — and stays at most ``lookahead`` results ahead of the consumer (back-pressure: a slow consumer never makes
+/// the decoder hold a growing backlog of pictures). Leaving the loop, or cancelling the consuming task, stops the
+/// decoding at the next frame. Nothing is decoded until iteration starts.
+public struct ThumbnailResults: AsyncSequence, Sendable {
+    /// One result per requested time.
+    public typealias Element = ThumbnailResult
+
+    /// How many results the decoder may have ready before the consumer takes them.
+    public static let lookahead = 2
+
+    let generator: ThumbnailGenerator
+    let times: [TimeExpression]
+
+    /// Starts decoding (a thread of its own) and returns the iterator that hands the results over.
+    public func makeAsyncIterator() -> Iterator {
+        let channel = Channel(capacity: ThumbnailResults.lookahead)
+        let generator = self.generator, times = self.times
+        let thread = Thread {
+            var delivered = 0
+            defer { generator.streamProbe?(delivered, true) }
+            do {
+                try generator.run(times, isCancelled: { channel.isCancelled }) { result in
+                    guard channel.send(result) else { return }
+                    delivered += 1
+                    generator.streamProbe?(delivered, false)
+                }
+                channel.finish(nil)
+            } catch {
+                channel.finish(error)
+            }
+        }
+        thread.stackSize = 8 << 20   // decoders (dav1d, libaom) want the stack of a main thread
+        thread.start()
+        return Iterator(channel: channel)
+    }
+
+    /// Hands the results over; dropping it (leaving the loop) stops the decoding.
+    public final class Iterator: AsyncIteratorProtocol {
+        let channel: Channel
+        init(channel: Channel) { self.channel = channel }
+        deinit { channel.cancel() }
+
+        /// The next result; nil after the last (or once cancelled); throws when the file could not be opened.
+        public func next() async throws -> ThumbnailResult? {
+            try await withTaskCancellationHandler { try await channel.receive() } onCancel: { [channel] in channel.cancel() }
+        }
+    }
+
+    /// A bounded hand-over from the decoding thread to the consumer.
+    final class Channel: Sendable {
+        private struct State {
+            var buffer: [ThumbnailResult] = []
+            var waiter: CheckedContinuation<ThumbnailResult?, Error>? = nil
+            var ended = false
+            var failure: Error? = nil
+            var cancelled = false
+            /// Free places: the decoder takes one before handing a result over, the consumer gives it back.
+            var free: Int
+            /// The decoder is waiting on `placeFreed` for a place.
+            var decoderWaits = false
+        }
+        private let state: Locked<State>
+        /// Wakes the decoder when a place is freed or the consumer has gone. (Starts at 0: libdispatch traps when a
+        /// semaphore is freed below its initial value, which a count of places would be after a cancellation.)
+        private let placeFreed = DispatchSemaphore(value: 0)
+
+        init(capacity: Int) { state = Locked(State(free: capacity)) }
+
+        var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+        /// Decoder side: waits for a free place, then hands `result` over. False once the consumer has gone.
+        func send(_ result: ThumbnailResult) -> Bool {
+            while true {
+                enum Step { case gone, handOver(CheckedContinuation<ThumbnailResult?, Error>?), wait }
+                let step = state.withLock { s -> Step in
+                    if s.cancelled { return .gone }
+                    if let w = s.waiter { s.waiter = nil; return .handOver(w) }   // taken at once: no place used
+                    if s.free > 0 { s.free -= 1; s.buffer.append(result); return .handOver(nil) }
+                    s.decoderWaits = true
+                    return .wait
+                }
+                switch step {
+                case .gone: return false
+                case .handOver(let waiter): waiter?.resume(returning: result); return true
+                case .wait: placeFreed.wait()
+                }
+            }
+        }
+
+        /// Decoder side: no more results (`error`: why the whole request failed).
+        func finish(_ error: Error?) {
+            let waiter = state.withLock { s -> CheckedContinuation<ThumbnailResult?, Error>? in
+                s.ended = true
+                s.failure = error
+                defer { s.waiter = nil }
+                return s.waiter
+            }
+            if let waiter {
+                if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
+            }
+        }
+
+        /// Consumer side: the consumer has gone (or its task was cancelled): the decoder stops at its next check.
+        func cancel() {
+            let (waiter, wake) = state.withLock { s -> (CheckedContinuation<ThumbnailResult?, Error>?, Bool) in
+                guard !s.cancelled else { return (nil, false) }
+                s.cancelled = true
+                s.buffer.removeAll()
+                defer { s.waiter = nil; s.decoderWaits = false }
+                return (s.waiter, s.decoderWaits)
+            }
+            if wake { placeFreed.signal() }   // a decoder waiting for a place sees the cancellation
+            waiter?.resume(returning: nil)
+        }
+
+        /// Consumer side: the next result, waiting for the decoder when none is ready.
+        func receive() async throws -> ThumbnailResult? {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<ThumbnailResult?, Error>) in
+                enum Outcome { case result(ThumbnailResult), end, failure(Error), wait }
+                var wake = false
+                let outcome = state.withLock { s -> Outcome in
+                    if !s.buffer.isEmpty {
+                        s.free += 1
+                        if s.decoderWaits { s.decoderWaits = false; wake = true }
+                        return .result(s.buffer.removeFirst())
+                    }
+                    if s.cancelled { return .end }
+                    if s.ended {
+                        if let f = s.failure { s.failure = nil; return .failure(f) }
+                        return .end
+                    }
+                    s.waiter = c
+                    return .wait
+                }
+                switch outcome {
+                case .result(let r):
+                    if wake { placeFreed.signal() }
+                    c.resume(returning: r)
+                case .end: c.resume(returning: nil)
+                case .failure(let e): c.resume(throwing: e)
+                case .wait: break
+                }
+            }
+        }
+    }
+}
