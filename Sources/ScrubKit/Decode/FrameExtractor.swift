@@ -38,7 +38,7 @@ final class FrameExtractor {
     private(set) var framesDecoded = 0
     private(set) var seeks = 0
     /// Cancellation hook, checked between frames.
-    var isCancelled: () -> Bool = { false }
+    var isCancelled: @Sendable () -> Bool = { false }
 
     /// Distance beyond which, without a container index, jumping ahead is cheaper as a seek than decoding forward.
     static let forwardDecodeLimit = MediaTime(value: 3, timescale: 1)

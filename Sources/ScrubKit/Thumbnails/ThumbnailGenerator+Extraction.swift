@@ -8,7 +8,7 @@ extension ThumbnailGenerator {
     /// Serves `requests` (ascending) from `source` with one decoder.
     /// `after`: the latest time already served by another decoder (results never go back before it).
     func serve(_ requests: [Request], source: VideoSource, threading: DecoderThreading, lowres: Int, after: MediaTime = .invalid,
-               isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+               isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         let facts = source.stream
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
         extractor.isCancelled = isCancelled

@@ -34,7 +34,7 @@ extension ThumbnailGenerator {
     /// Serves `first` here with `source` and `second` on a thread of its own with a second open of the file,
     /// both single-threaded decoders.
     func serveInParallel(_ first: [Request], _ second: [Request], source: VideoSource,
-                         isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+                         isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         let half = SecondHalf()
         let generator = self
         let thread = Thread {
@@ -43,7 +43,7 @@ extension ThumbnailGenerator {
                 let other = try VideoSource(path: generator.path, pixelLimit: generator.pixelLimit, allowsCoverArt: true)
                 // (The first half's results are at or before its last time: the second half stays after it.)
                 try generator.serve(second, source: other, threading: .single, lowres: 0, after: first.last?.time ?? .invalid,
-                                    isCancelled: { half.cancelled.load(ordering: .relaxed) }) { r in
+                                    isCancelled: { half.cancelled.load(ordering: .relaxed) || isCancelled() }) { r in
                     half.results.withLock { $0.append(r) }
                 }
             } catch let e as MediaError {
@@ -54,19 +54,16 @@ extension ThumbnailGenerator {
         }
         thread.stackSize = 8 << 20   // decoders (dav1d, libaom) want the stack of a main thread, not a small default
         thread.start()
-        let watch: () -> Bool = {
-            if isCancelled() { half.cancelled.store(true, ordering: .relaxed); return true }
-            return false
-        }
         do {
-            try serve(first, source: source, threading: .single, lowres: 0, isCancelled: watch, deliver: deliver)
+            try serve(first, source: source, threading: .single, lowres: 0, isCancelled: isCancelled, deliver: deliver)
         } catch {
             half.cancelled.store(true, ordering: .relaxed)
             half.done.wait()
             throw error
         }
-        while half.done.wait(timeout: .now() + .milliseconds(50)) == .timedOut { _ = watch() }
-        if watch() { throw MediaError(.cancelled, path: path, "cancelled") }
+        // The second thread asks `isCancelled` itself (it is Sendable): a plain wait, no polling.
+        half.done.wait()
+        if isCancelled() { throw MediaError(.cancelled, path: path, "cancelled") }
         if half.failure.withLock({ $0 }) != nil {
             // The second open or decoder failed where the first worked: finish here, one decoder.
             let done = Set(half.results.withLock { $0.map(\.index) })

@@ -7,7 +7,7 @@ import MediaTime
 extension ThumbnailGenerator {
     /// The engine: open once, plan the decode (threads, shrink-on-load), then serve the times in ascending order.
     func run(_ fixedTimes: [TimeExpression]?, plan: ((Timeline) throws -> [TimeExpression])?,
-                     isCancelled: @escaping () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+                     isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         // Stills a registered decoder reads (StillDecoders: JPEG, WebP, HEIF/AVIF), decoded at the output size when
         // it accepts the file; any time names the picture. (The file's head is read once for all of them; a file
         // that cannot be read gets FFmpeg's path and its errors.)

@@ -157,7 +157,7 @@ public struct ThumbnailGenerator: Sendable {
     /// Opens the file once, asks `plan` which times to take given its timeline, and generates them.
     /// `plan` returning nil or throwing fails the file. Results are in request order.
     public func generate(planning plan: (Timeline) throws -> [TimeExpression],
-                         isCancelled: @escaping () -> Bool = { false }) throws -> (Timeline, [ThumbnailResult]) {
+                         isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> (Timeline, [ThumbnailResult]) {
         var out: [ThumbnailResult] = []
         var timeline: Timeline? = nil
         try withoutActuallyEscaping(plan) { plan in
