@@ -16,15 +16,16 @@ enum Completions {
         }
     }
 
-    /// Extensions offered for FILE arguments, lower and upper case (cameras write `.MP4`, `.JPG`).
-    static func extensions(_ kind: ValueCompletion) -> [String] {
+    /// Extensions offered for FILE arguments, sorted; `bothCases`: each in lower and upper case (cameras write
+    /// `.MP4`, `.JPG`) for shells whose patterns are case-sensitive.
+    static func extensions(_ kind: ValueCompletion, bothCases: Bool = true) -> [String] {
         let base: Set<String>
         switch kind {
         case .media: base = BatchInputs.mediaExtensions.union(["heif", "mp3", "m4a", "flac", "ogg", "opus", "wav", "aac"])
         case .images: base = BatchInputs.imageExtensions.union(["heif"])
         default: return []
         }
-        return base.sorted().flatMap { [$0, $0.uppercased()] }
+        return bothCases ? base.sorted().flatMap { [$0, $0.uppercased()] } : base.sorted()
     }
 
     /// `.commands` made concrete: the command names (the table cannot name itself while it is being built).
@@ -42,28 +43,26 @@ enum Completions {
 
     // MARK: bash
 
+    /// What bash runs to complete a value of `kind` (":" for a number, a time, a template: typed by hand).
+    private static func bashAction(_ kind: ValueCompletion) -> String {
+        switch kind {
+        case .nothing: return ":"
+        case .choices(let words): return "COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- \"$cur\"))"
+        case .files: return "_scrub_files"
+        case .directories: return "_scrub_directories"
+        case .media, .images: return "_scrub_media '\(extensions(kind).joined(separator: "|"))'"
+        case .commands: return bashAction(resolved(kind))
+        }
+    }
+
     static func bash() -> String {
         var cases = ""
         for c in subcommands {
             let opts = c.spec.documentedOptions
-            let valueCases = opts.filter(\.takesValue).map { o -> String in
-                let action: String
-                switch o.valueCompletion {
-                case .choices(let words): action = "COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- \"$cur\"))"
-                case .files: action = "_scrub_files"
-                case .directories: action = "_scrub_directories"
-                default: action = ":"   // a number, a time, a template: typed by hand
-                }
-                return "            \(o.names.joined(separator: "|"))) \(action); return ;;\n"
+            let valueCases = opts.filter(\.takesValue).map {
+                "            \($0.names.joined(separator: "|"))) \(bashAction($0.valueCompletion)); return ;;\n"
             }.joined()
-            let operand: String
-            switch resolved(c.spec.operands) {
-            case .choices(let words): operand = "COMPREPLY=($(compgen -W '\(words.joined(separator: " "))' -- \"$cur\"))"
-            case .media, .images: operand = "_scrub_media '\(extensions(c.spec.operands).joined(separator: "|"))'"
-            case .files: operand = "_scrub_files"
-            case .directories: operand = "_scrub_directories"
-            case .nothing, .commands: operand = ":"
-            }
+            let operand = bashAction(c.spec.operands)
             cases += """
                 \(c.spec.name))
                     case "$prev" in
@@ -148,7 +147,7 @@ enum Completions {
                 }
             }
             if c.spec.operands != .nothing {
-                specs.append("'*:argument:\(zshQuoted(zshAction(resolved(c.spec.operands))))'")
+                specs.append("'*:argument:\(zshQuoted(zshAction(c.spec.operands)))'")
             }
             functions += "_scrub_\(c.spec.name)() {\n    _arguments -s \\\n        " + specs.joined(separator: " \\\n        ") + "\n}\n\n"
         }
@@ -220,28 +219,28 @@ enum Completions {
             for o in c.spec.documentedOptions {
                 var line = "complete -c scrub \(when) " + fishNames(o)
                 if o.takesValue {
-                    switch o.valueCompletion {
-                    case .choices(let words): line += " -x -a " + fishQuoted(words.joined(separator: " "))
-                    case .files: line += " -r -F"
-                    case .directories: line += " -x -a '(__fish_complete_directories)'"
-                    case .media, .images: line += " -r -F"
-                    case .nothing, .commands: line += " -x"
-                    }
+                    // -r: a value follows; -x: and it is not a file.
+                    let candidates = fishCandidates(o.valueCompletion)
+                    line += [.files, .media, .images].contains(o.valueCompletion) ? " -r" : " -x"
+                    if let candidates { line += " " + candidates }
                 }
                 lines.append(line + " -d " + fishQuoted(brief(o.help)))
             }
-            switch resolved(c.spec.operands) {
-            case .media, .images:
-                let lower = Set(extensions(c.spec.operands).map { $0.lowercased() }).sorted().joined(separator: " ")
-                lines.append("complete -c scrub \(when) -a '(__scrub_files_with \(lower))'")
-            case .choices(let words):
-                lines.append("complete -c scrub \(when) -a " + fishQuoted(words.joined(separator: " ")))
-            case .files: lines.append("complete -c scrub \(when) -F")
-            case .directories: lines.append("complete -c scrub \(when) -a '(__fish_complete_directories)'")
-            case .nothing, .commands: break
-            }
+            if let candidates = fishCandidates(c.spec.operands) { lines.append("complete -c scrub \(when) " + candidates) }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `complete` arguments offering values of `kind`; nil when there is nothing to offer.
+    private static func fishCandidates(_ kind: ValueCompletion) -> String? {
+        switch kind {
+        case .nothing: return nil
+        case .choices(let words): return "-a " + fishQuoted(words.joined(separator: " "))
+        case .files: return "-F"
+        case .directories: return "-a '(__fish_complete_directories)'"
+        case .media, .images: return "-a '(__scrub_files_with \(extensions(kind, bothCases: false).joined(separator: " ")))'"
+        case .commands: return fishCandidates(resolved(kind))
+        }
     }
 
     private static func fishNames(_ o: OptionSpec) -> String {
