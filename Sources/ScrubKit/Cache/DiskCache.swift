@@ -62,7 +62,7 @@ public final class DiskCache: Sendable {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_size <= Int64(budget) + Int64(DiskCache.headerSize) + Int64(key.utf8.count),
-              let data = DiskCache.readAll(fd, count: Int(st.st_size)) else {
+              let data = FileIO.readExactly(fd, count: Int(st.st_size)) else {
             return discard(path)
         }
         guard let payload = DiskCache.decode(data, key: Array(key.utf8)) else {
@@ -250,8 +250,6 @@ public final class DiskCache: Sendable {
         do { try FileIO.replace(path, with: bytes, temporary: tmp, mode: 0o600, durability: .none) }
         catch { throw CacheIOError(errno: error.errno) }
     }
-
-    static func readAll(_ fd: Int32, count: Int) -> [UInt8]? { FileIO.readExactly(fd, count: count) }
 
     static func fileSize(_ path: String) -> Int {
         var st = stat()

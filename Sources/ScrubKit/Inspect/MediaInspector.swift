@@ -25,8 +25,8 @@ public struct MediaInspector: Sendable {
         if let problem = MediaOpener.checkReadable(path) { info.error = problem; return info }
         // Stills a registered decoder describes better than FFmpeg, as the thumbnailer reads them (HEIC, AVIF through
         // libheif: FFmpeg 5.1 cannot read HEIC, and misreads an AVIF whose primary item is not the first).
-        if let head = MediaOpener.head(path),
-           let still = StillDecoders.inspect(path: path, head: head, pixelLimit: pixelLimit, verifiesDecoding: verifiesDecoding) {
+        let head = MediaOpener.head(path)
+        if let head, let still = StillDecoders.inspect(path: path, head: head, pixelLimit: pixelLimit, verifiesDecoding: verifiesDecoding) {
             return still
         }
         let demuxer: Demuxer
@@ -45,7 +45,7 @@ public struct MediaInspector: Sendable {
         info.isStill = MediaFile.isStillContainer(demuxer.formatName)
         var videoStream = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
         // A still FFmpeg reads no size from (image bombs report 0×0): its header bytes say it.
-        if var v = videoStream, v.width == 0 || v.height == 0, let (w, h) = ImageHeader.dimensions(path: path), w > 0, h > 0 {
+        if var v = videoStream, v.width == 0 || v.height == 0, let (w, h) = head.flatMap(ImageHeader.dimensions(bytes:)), w > 0, h > 0 {
             (v.width, v.height) = (w, h)
             videoStream = v
         }

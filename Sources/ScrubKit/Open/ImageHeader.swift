@@ -3,11 +3,6 @@ import Foundation
 /// Picture dimensions read from the first bytes of a JPEG, PNG, WebP, GIF or BMP file, without decoding — so a
 /// decompression bomb can be refused before anything sized by it is allocated (FFmpeg reports 0×0 for some).
 enum ImageHeader {
-    /// (width, height), or nil when the file is not one of these formats or the header is unreadable.
-    static func dimensions(path: String) -> (width: Int, height: Int)? {
-        head(path: path).flatMap(dimensions(bytes:))
-    }
-
     /// The first bytes of a file (enough for every header read here), or nil when it cannot be read or is not a
     /// regular file (bytes read from a pipe would be missing for FFmpeg afterwards).
     static func head(path: String) -> [UInt8]? {

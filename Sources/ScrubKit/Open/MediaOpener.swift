@@ -48,9 +48,9 @@ enum MediaOpener {
     }
 
     /// The pixel limit checked from the header bytes of a local file, before FFmpeg sees it (FFmpeg reports 0×0 for
-    /// some image bombs). Returns the header's size when there is one.
-    static func checkHeader(_ path: String, pixelLimit: Int) throws -> (width: Int, height: Int)? {
-        let size = ImageHeader.dimensions(path: path)
+    /// some image bombs), from the `head` ``head(_:)`` read. Returns the header's size when there is one.
+    static func checkHeader(_ path: String, head: [UInt8]?, pixelLimit: Int) throws -> (width: Int, height: Int)? {
+        let size = head.flatMap(ImageHeader.dimensions(bytes:))
         if let (w, h) = size, w > 0, h > 0, w * h > pixelLimit {
             throw MediaError.overPixelLimit(path, width: w, height: h, limit: pixelLimit)
         }

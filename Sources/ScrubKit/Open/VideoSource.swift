@@ -16,11 +16,12 @@ final class VideoSource {
 
     /// Opens `path` and picks its video stream, refusing unsupported codecs and pictures above `pixelLimit`
     /// before anything sized by them is allocated. With `allowsCoverArt`, a file without video but with a cover
-    /// picture (MP3 ID3, FLAC, M4A) is treated as a still of that picture.
-    init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false) throws {
+    /// picture (MP3 ID3, FLAC, M4A) is treated as a still of that picture. `head`: the file's first bytes when the
+    /// caller already read them (``MediaOpener/head(_:)``), so they are not read again.
+    init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false, head: [UInt8]? = nil) throws {
         if let problem = MediaOpener.checkReadable(path) { throw problem }
         // Image bombs refused from the header bytes; stills not probed (their size comes from those bytes).
-        let headerSize = try MediaOpener.checkHeader(path, pixelLimit: pixelLimit)
+        let headerSize = try MediaOpener.checkHeader(path, head: head ?? MediaOpener.head(path), pixelLimit: pixelLimit)
         let demuxer = try MediaOpener.demux(path, .lean(pixelLimit: pixelLimit))
         if demuxer.formatName == "tty" { throw MediaError(.notMedia, path: path, "a text file, not media") }
         let streams = demuxer.streams

@@ -11,13 +11,13 @@ extension ThumbnailGenerator {
         // Stills a registered decoder reads (StillDecoders: JPEG, WebP, HEIF/AVIF), decoded at the output size when
         // it accepts the file; any time names the picture. (The file's head is read once for all of them; a file
         // that cannot be read gets FFmpeg's path and its errors.)
-        if MediaOpener.checkReadable(path) == nil, let head = MediaOpener.head(path),
-           let still = try StillDecoders.thumbnail(path: path, head: head, request: stillRequest) {
+        let head = MediaOpener.checkReadable(path) == nil ? MediaOpener.head(path) : nil
+        if let head, let still = try StillDecoders.thumbnail(path: path, head: head, request: stillRequest) {
             let times = try fixedTimes ?? plan!(still.timeline)
             for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(still.thumbnail))) }
             return
         }
-        let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true)
+        let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true, head: head)
         let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
                                                 sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)
         // A plan (`--count`, `--every`) needs a length: for a stream that does not say (raw H.264), count its frames.
