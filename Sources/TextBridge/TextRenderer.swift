@@ -23,6 +23,9 @@ public struct FontError: Error, Sendable, CustomStringConvertible {
 
 /// Font files found with fontconfig (calls are serialised: fontconfig's default configuration is shared state).
 public enum FontLocator {
+    /// The font used when none is named: fontconfig's `sans-serif` (DejaVu Sans on Debian).
+    public static let defaultPattern = "sans-serif"
+
     private static let lock = Mutex<[String: String?]>([:])
 
     /// The file for `name`: an existing file path as is; otherwise a fontconfig pattern (`DejaVu Sans`,
@@ -43,7 +46,7 @@ public enum FontLocator {
         let key = "U+\(scalar)"
         return lock.withLock { cache in
             if let hit = cache[key] { return hit }
-            let found = match(pattern: "sans-serif", covering: scalar)
+            let found = match(pattern: defaultPattern, covering: scalar)
             cache[key] = found
             return found
         }
@@ -87,7 +90,7 @@ public final class TextRenderer {
     /// The font named by `font` (a file, or a fontconfig pattern; nil: `sans-serif`, which is DejaVu Sans on Debian).
     /// Throws when there is none or it does not load.
     public init(font: String? = nil) throws {
-        guard let path = FontLocator.file(for: font ?? "sans-serif") else {
+        guard let path = FontLocator.file(for: font ?? FontLocator.defaultPattern) else {
             throw FontError(description: font.map { "no font found for '\($0)'" }
                             ?? "no font installed (install fonts-dejavu-core, or give --font FILE)")
         }

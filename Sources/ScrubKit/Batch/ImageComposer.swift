@@ -1,5 +1,6 @@
 import FFmpegBridge
 import MediaTime
+import TextBridge
 
 /// How a contact sheet looks.
 public struct SheetStyle: Sendable {
@@ -18,7 +19,7 @@ public struct SheetStyle: Sendable {
 
     /// Why text cannot be drawn with `font` (nil when it can): no such font, or no font installed.
     public static func fontProblem(_ font: String?) -> String? {
-        do { _ = try TextPainter(font: font, path: font ?? "sans-serif"); return nil } catch { return "\(error)" }
+        do { _ = try TextPainter(font: font, path: font ?? FontLocator.defaultPattern); return nil } catch { return "\(error)" }
     }
 
     /// Text colour: light on dark backgrounds, dark on light ones.

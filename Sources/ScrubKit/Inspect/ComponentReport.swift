@@ -64,7 +64,7 @@ public struct ComponentReport: Sendable {
         }
         let found = ff.allSatisfy { $0.version != nil }
         let heif = LibraryVersions.heifDecoders
-        let font = FontLocator.file(for: "sans-serif")
+        let font = FontLocator.file(for: FontLocator.defaultPattern)
         let libraries = [
             Library(name: "libjpeg-turbo", version: LibraryVersions.jpegTurbo, role: "JPEG stills (DCT-scaled) and JPEG output"),
             Library(name: "libwebp", version: LibraryVersions.webp, role: "WebP stills"),
