@@ -4,7 +4,13 @@ import Foundation
 /// page per command (scrub-thumb(1), …), with EXAMPLES, EXIT STATUS, ENVIRONMENT and FILES.
 enum ManualPage {
     /// The names of every page: `scrub`, then `scrub-info`, … (the file of each is NAME.1).
-    static var names: [String] { ["scrub"] + subcommands.map { "scrub-" + $0.spec.name } }
+    static var names: [String] { ["scrub"] + commandPageNames }
+
+    /// The page of a command: `scrub-thumb`.
+    static func pageName(_ c: Subcommand) -> String { "scrub-" + c.spec.name }
+
+    /// Every command's page, in table order.
+    static var commandPageNames: [String] { subcommands.map(pageName) }
 
     /// Environment variables scrub reads, for every page.
     static let environment: [(String, String)] = [
@@ -33,7 +39,7 @@ enum ManualPage {
     /// The page named `name` (`scrub` or `scrub-COMMAND`), nil for an unknown name.
     static func page(named name: String) -> String? {
         if name == "scrub" { return mainPage() }
-        guard name.hasPrefix("scrub-"), let c = subcommand(named: String(name.dropFirst(6))) else { return nil }
+        guard let c = subcommands.first(where: { pageName($0) == name }) else { return nil }
         return commandPage(c)
     }
 
@@ -49,20 +55,20 @@ enum ManualPage {
         r.section("COMMANDS")
         for c in subcommands {
             r.tag("\\fB" + Roff.escape(c.spec.name) + "\\fR")
-            r.text(c.summary + " See scrub-\(c.spec.name)(1).")
+            r.text(c.summary + " See \(pageName(c))(1).")
         }
         r.section("OPTIONS")
         for o in globalOptions { r.option(o) }
         r.section("EXAMPLES")
         for e in subcommands.compactMap(\.spec.examples.first) { r.example(e) }
         exitStatus(&r, [(1, "The command failed for at least one file (each failure is reported on standard error).")])
-        common(&r, seeAlso: subcommands.map { "scrub-\($0.spec.name)" })
+        common(&r, seeAlso: commandPageNames)
         return r.output
     }
 
     static func commandPage(_ c: Subcommand) -> String {
         let s = c.spec
-        var r = Roff(name: "scrub-" + s.name)
+        var r = Roff(name: pageName(c))
         r.section("NAME"); r.text("scrub\\-\(Roff.escape(s.name)) \\- " + Roff.escape(lowercasedFirst(s.abstract)), raw: true)
         r.section("SYNOPSIS")
         for form in s.usage.components(separatedBy: " | scrub ") {
@@ -78,7 +84,7 @@ enum ManualPage {
             for e in s.examples { r.example(e) }
         }
         exitStatus(&r, s.exitStatuses)
-        common(&r, seeAlso: ["scrub"] + subcommands.map { "scrub-\($0.spec.name)" }.filter { $0 != "scrub-" + s.name })
+        common(&r, seeAlso: ["scrub"] + commandPageNames.filter { $0 != pageName(c) })
         return r.output
     }
 
