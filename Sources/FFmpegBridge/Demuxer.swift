@@ -166,6 +166,18 @@ public final class Demuxer {
         }
     }
 
+    /// The container's chapters, in file order (Matroska editions, MP4 chapter tracks, Nero chapters, OGG comments).
+    public var chapters: [ChapterFacts] {
+        (0..<Int(context.pointee.nb_chapters)).compactMap { i in
+            guard let c = context.pointee.chapters[i] else { return nil }
+            let base = (c.pointee.time_base.num, c.pointee.time_base.den)
+            guard base.0 > 0, base.1 > 0 else { return nil }
+            let title = av_dict_get(c.pointee.metadata, "title", nil, 0).flatMap { $0.pointee.value.map { String(cString: $0) } }
+            return ChapterFacts(start: MediaTime(pts: c.pointee.start, timeBase: base),
+                                end: MediaTime(pts: c.pointee.end, timeBase: base), title: title)
+        }
+    }
+
     /// FFmpeg's choice of video stream (prefers multi-frame, default, decodable-looking streams), or nil.
     public var bestVideoStreamIndex: Int? {
         let r = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)

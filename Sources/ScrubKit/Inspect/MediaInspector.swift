@@ -29,40 +29,32 @@ public struct MediaInspector: Sendable {
         if let head, let still = StillDecoders.inspect(path: path, head: head, pixelLimit: pixelLimit, verifiesDecoding: verifiesDecoding) {
             return still
         }
-        let demuxer: Demuxer
-        do { demuxer = try MediaOpener.demux(path, .full(pixelLimit: pixelLimit)) } catch {
+        let opened: OpenedMedia
+        do { opened = try MediaOpener.open(path, .full(pixelLimit: pixelLimit), head: head) } catch {
             info.error = error as? MediaError ?? MediaError.opening(path, error)
             return info
         }
-        info.container = demuxer.formatName
-        if demuxer.formatName == "tty" {   // FFmpeg's catch-all for text ("ANSI art")
+        let demuxer = opened.demuxer, facts = opened.facts
+        info.container = facts.container
+        if facts.isText {
             info.error = MediaError(.notMedia, path: path, "a text file, not media")
             return info
         }
-        let streams = demuxer.streams
+        let streams = facts.streams
         info.attachedPictures = streams.filter { $0.kind == .video && $0.isAttachedPicture }.count
         info.audio = MediaInspector.audio(streams)
-        info.isStill = MediaFile.isStillContainer(demuxer.formatName)
-        var videoStream = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
-        // A still FFmpeg reads no size from (image bombs report 0×0): its header bytes say it.
-        if var v = videoStream, v.width == 0 || v.height == 0, let (w, h) = head.flatMap(ImageHeader.dimensions(bytes:)), w > 0, h > 0 {
-            (v.width, v.height) = (w, h)
-            videoStream = v
-        }
+        info.isStill = facts.isStill
+        let videoStream = facts.video
         if let v = videoStream {
             info.video = MediaInspector.describe(v)
             if !info.isStill, !demuxer.isLive, let kf = try? keyframeInterval(demuxer, v.index) { info.video?.keyframeInterval = kf }
         }
-        (info.duration, info.durationKind) = MediaFile.duration(demuxer: demuxer, streams: streams, video: videoStream, isStill: info.isStill)
-        info.bitRate = MediaInspector.bitRate(demuxer, duration: info.durationKind == .known ? info.duration : .invalid)
-        if let v = videoStream, v.startTime.isNumeric { info.startTime = v.startTime }
-        else if demuxer.startTime.isNumeric { info.startTime = demuxer.startTime }
-        if info.isStill { info.startTime = .zero }
+        (info.duration, info.durationKind) = (facts.duration, facts.durationKind)
+        info.bitRate = facts.bitRate
+        info.startTime = facts.start
 
-        if streams.isEmpty {
-            info.error = MediaError(.notMedia, path: path, "no audio or video streams found")
-        } else if videoStream == nil && info.audio.isEmpty {
-            info.error = MediaError(.unsupported, path: path, "no audio or video streams found (only \(Set(streams.map(\.kind.rawValue)).sorted().joined(separator: ", ")))")
+        if let empty = facts.emptiness(path: path) {
+            info.error = empty
         } else if let v = videoStream {
             if let problem = MediaFile.checkDecodable(v, path: path, pixelLimit: pixelLimit) {
                 info.error = problem

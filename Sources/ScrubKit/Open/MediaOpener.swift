@@ -3,9 +3,9 @@ import Foundation
 
 /// The one front door for media: every open of a path or URL in ScrubKit goes through here — the checks before
 /// opening (readable, not a directory or a pipe, a picture over the pixel limit refused from its header bytes),
-/// the sniff that routes stills to their own decoders (``StillDecoders``), and FFmpeg's demuxer with the probing
-/// each caller needs. ``VideoSource`` (thumbnails, the player, the benchmark) and ``MediaInspector`` (`info`) start
-/// from it.
+/// the sniff that routes stills to their own decoders (``StillDecoders``), and ``open(_:_:head:)``: FFmpeg's demuxer
+/// with the probing each caller needs and the file's ``MediaFacts`` gathered once. ``MediaInspector`` (`info`),
+/// ``VideoSource`` (thumbnails, sheets, the benchmark) and the player's decoding pipeline start from it.
 enum MediaOpener {
     /// How FFmpeg opens the file.
     enum Probing {
@@ -57,8 +57,31 @@ enum MediaOpener {
         return size
     }
 
-    /// Opens `path` with FFmpeg as `probing` says. Errors are ``MediaError``s naming the file.
+    /// Opens `path` with FFmpeg as `probing` says and gathers its facts: the file checked first
+    /// (``checkReadable(_:)``), and with `.lean` probing a picture over the pixel limit refused from its header bytes
+    /// before FFmpeg sees it. `head`: the file's first bytes when the caller already read them (the sniff). Errors are
+    /// ``MediaError``s naming the file.
+    static func open(_ path: String, _ probing: Probing, head: [UInt8]? = nil) throws -> OpenedMedia {
+        if let problem = checkReadable(path) { throw problem }
+        let head = head ?? self.head(path)
+        let headerSize: (width: Int, height: Int)?
+        if case .lean(let limit) = probing {
+            headerSize = try checkHeader(path, head: head, pixelLimit: limit)
+        } else {
+            headerSize = head.flatMap(ImageHeader.dimensions(bytes:))
+        }
+        let demuxer = try demux(path, probing)
+        return OpenedMedia(path: path, demuxer: demuxer, facts: MediaFacts(demuxer: demuxer, headerSize: headerSize))
+    }
+
+    /// Demuxers constructed per path while counting is on (nil: off, the default — nothing is kept): how tests check
+    /// that a request opens a file once.
+    static let openCounts = Locked<[String: Int]?>(nil)
+
+    /// Opens `path` with FFmpeg as `probing` says, without gathering facts (a second decoder on a file already
+    /// opened). Errors are ``MediaError``s naming the file.
     static func demux(_ path: String, _ probing: Probing) throws -> Demuxer {
+        openCounts.withLock { counts in counts?[path, default: 0] += 1 }
         switch probing {
         case .full(let limit):
             do { return try Demuxer(path: path, maxPixels: limit) } catch { throw MediaError.opening(path, error) }

@@ -7,49 +7,55 @@ import MediaTime
 final class VideoSource {
     let path: String
     let demuxer: Demuxer
+    /// What the front door learned of the file.
+    let facts: MediaFacts
     let stream: StreamFacts
+    /// A still picture, or the cover picture of a file without video: no timeline.
     let isStill: Bool
     /// First presentation time of the stream (ffprobe's timeline; 10 s for a file whose first frame is at 10 s).
     let start: MediaTime
     /// Length of the timeline; invalid when unknown.
     let duration: MediaTime
 
-    /// Opens `path` and picks its video stream, refusing unsupported codecs and pictures above `pixelLimit`
-    /// before anything sized by them is allocated. With `allowsCoverArt`, a file without video but with a cover
-    /// picture (MP3 ID3, FLAC, M4A) is treated as a still of that picture. `head`: the file's first bytes when the
-    /// caller already read them (``MediaOpener/head(_:)``), so they are not read again.
-    init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false, head: [UInt8]? = nil) throws {
-        if let problem = MediaOpener.checkReadable(path) { throw problem }
-        // Image bombs refused from the header bytes; stills not probed (their size comes from those bytes).
-        let headerSize = try MediaOpener.checkHeader(path, head: head ?? MediaOpener.head(path), pixelLimit: pixelLimit)
+    /// Opens `path` at the front door (``MediaOpener/open(_:_:head:)``, lean probing) and picks its video stream:
+    /// see ``init(_:pixelLimit:allowsCoverArt:)``. `head`: the file's first bytes when the caller already read them.
+    convenience init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false, head: [UInt8]? = nil) throws {
+        try self.init(MediaOpener.open(path, .lean(pixelLimit: pixelLimit), head: head), pixelLimit: pixelLimit,
+                      allowsCoverArt: allowsCoverArt)
+    }
+
+    /// A second source on a file already opened at the front door, for another decoder (the second half of a
+    /// parallel run) or a fresh start (a decoder refused shrink-on-load: image2 cannot rewind). FFmpeg opens the file
+    /// again; its `facts` are not gathered again.
+    convenience init(reopening path: String, facts: MediaFacts, pixelLimit: Int, allowsCoverArt: Bool) throws {
         let demuxer = try MediaOpener.demux(path, .lean(pixelLimit: pixelLimit))
-        if demuxer.formatName == "tty" { throw MediaError(.notMedia, path: path, "a text file, not media") }
-        let streams = demuxer.streams
-        var chosen = MediaFile.chooseVideoStream(streams, preferred: demuxer.bestVideoStreamIndex)
-        if var v = chosen, v.width == 0, let (w, h) = headerSize {   // an unprobed still
-            v.width = w
-            v.height = h
-            chosen = v
-        }
+        try self.init(OpenedMedia(path: path, demuxer: demuxer, facts: facts), pixelLimit: pixelLimit, allowsCoverArt: allowsCoverArt)
+    }
+
+    /// The video stream of a file opened at the front door, refusing unsupported codecs and pictures above
+    /// `pixelLimit` before anything sized by them is allocated. With `allowsCoverArt`, a file without video but with
+    /// a cover picture (MP3 ID3, FLAC, M4A) is treated as a still of that picture.
+    init(_ opened: OpenedMedia, pixelLimit: Int, allowsCoverArt: Bool = false) throws {
+        let path = opened.path, facts = opened.facts
+        if facts.isText { throw MediaError(.notMedia, path: path, "a text file, not media") }
+        var chosen = facts.video
         var isCoverArt = false
-        if chosen == nil, allowsCoverArt, let cover = streams.first(where: { $0.kind == .video && $0.isAttachedPicture && $0.hasDecoder }) {
+        if chosen == nil, allowsCoverArt, let cover = facts.coverPicture {
             chosen = cover
             isCoverArt = true
         }
         guard let v = chosen else {
-            let what = streams.contains { $0.kind == .audio } ? "audio only: no video stream or cover picture to take a picture from" : "no video stream"
+            let what = facts.audioStreams.isEmpty ? "no video stream" : "audio only: no video stream or cover picture to take a picture from"
             throw MediaError(.noVideo, path: path, what)
         }
         if let problem = MediaFile.checkDecodable(v, path: path, pixelLimit: pixelLimit) { throw problem }
         self.path = path
-        self.demuxer = demuxer
+        self.demuxer = opened.demuxer
+        self.facts = facts
         self.stream = v
-        self.isStill = isCoverArt || MediaFile.isStillContainer(demuxer.formatName)
-        let start = v.startTime.isNumeric ? v.startTime : (demuxer.startTime.isNumeric ? demuxer.startTime : .zero)
-        self.start = isStill ? .zero : start
-        let (d, kind) = MediaFile.duration(demuxer: demuxer, streams: streams, video: v, isStill: isStill)
-        self.duration = kind == .known ? d : .invalid
-        demuxer.rewind()
+        self.isStill = isCoverArt || facts.isStill
+        self.start = isStill ? .zero : facts.start
+        self.duration = !isStill && facts.durationKind == .known ? facts.duration : .invalid
     }
 
     /// The duration, or for a stream that does not state one (raw H.264) its packets counted at the nominal rate

@@ -131,11 +131,15 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
         let source: VideoSource
         let extractor: FrameExtractor
         do {
-            source = try VideoSource(path: path, pixelLimit: MediaInspector.defaultPixelLimit)
+            // Opened once: a file without video plays its timeline from the same facts.
+            let opened = try MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit))
+            if opened.facts.kind == .audioOnly || opened.facts.kind == .nothing, !opened.facts.isText {
+                return runWithoutVideo(opened.facts, loaded)
+            }
+            source = try VideoSource(opened, pixelLimit: MediaInspector.defaultPixelLimit)
             extractor = try FrameExtractor(source: source, threading: .frame(min(2, ProcessInfo.processInfo.activeProcessorCount)),
                                            lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
         } catch let e as MediaError {
-            if e.kind == .noVideo { return runWithoutVideo(loaded) }
             loaded(.failure(e))
             return
         } catch {
@@ -226,10 +230,9 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
     }
 
     /// Audio-only media: the timeline works (seeks land where asked), no pictures.
-    private func runWithoutVideo(_ loaded: @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
-        let info = MediaInspector(verifiesDecoding: false).inspect(path: path)
-        if let e = info.error { loaded(.failure(e)); return }
-        loaded(.success(PlayerMediaInfo(start: info.startTime, duration: info.durationKind == .known ? info.duration : .indefinite, hasVideo: false)))
+    private func runWithoutVideo(_ facts: MediaFacts, _ loaded: @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
+        if let e = facts.emptiness(path: path) { loaded(.failure(e)); return }
+        loaded(.success(PlayerMediaInfo(start: facts.start, duration: facts.durationKind == .known ? facts.duration : .indefinite, hasVideo: false)))
         while true {
             let (request, closed) = shared.withLock { s in
                 let r = s.seek

@@ -37,10 +37,11 @@ extension ThumbnailGenerator {
                          isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         let half = SecondHalf()
         let generator = self
+        let facts = source.facts
         let thread = Thread {
             defer { half.done.signal() }
             do {
-                let other = try VideoSource(path: generator.path, pixelLimit: generator.pixelLimit, allowsCoverArt: true)
+                let other = try VideoSource(reopening: generator.path, facts: facts, pixelLimit: generator.pixelLimit, allowsCoverArt: true)
                 // (The first half's results are at or before its last time: the second half stays after it.)
                 try generator.serve(second, source: other, threading: .single, lowres: 0, after: first.last?.time ?? .invalid,
                                     isCancelled: { half.cancelled.load(ordering: .relaxed) || isCancelled() }) { r in

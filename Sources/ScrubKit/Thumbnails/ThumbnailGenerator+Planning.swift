@@ -25,8 +25,8 @@ extension ThumbnailGenerator {
         let timeline = Timeline(start: source.start, duration: duration, isStill: source.isStill,
                                 codec: source.stream.codecName, displayWidth: displaySize.0, displayHeight: displaySize.1,
                                 video: MediaInspector.describe(source.stream, isStill: source.isStill),
-                                audio: MediaInspector.audio(source.demuxer.streams),
-                                bitRate: source.isStill ? nil : MediaInspector.bitRate(source.demuxer, duration: source.duration))
+                                audio: MediaInspector.audio(source.facts.streams),
+                                bitRate: source.isStill ? nil : source.facts.bitRate)
         let times = try fixedTimes ?? plan!(timeline)
         let facts = source.stream
         // Output size before rotation, from the display size (SAR applied; the orientation of a still is only
@@ -70,7 +70,7 @@ extension ThumbnailGenerator {
             var held: [ThumbnailResult] = []
             try serve(ordered, source: source, threading: threading, lowres: lowres, isCancelled: isCancelled) { held.append($0) }
             if held.contains(where: { if case .failure = $0.result { return true } else { return false } }) {
-                let fresh = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true)
+                let fresh = try VideoSource(reopening: path, facts: source.facts, pixelLimit: pixelLimit, allowsCoverArt: true)
                 try serve(ordered, source: fresh, threading: threading, lowres: 0, isCancelled: isCancelled, deliver: deliver)
             } else {
                 held.forEach(deliver)
