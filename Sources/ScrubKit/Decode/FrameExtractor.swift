@@ -13,19 +13,42 @@ import MediaTime
 final class FrameExtractor {
     let source: VideoSource
     private let reader: FrameReader
-    /// Two frame slots: `last` is the latest decoded frame at or before the current target; `peek` a decoded
-    /// frame beyond it, kept for the next target.
-    private var last: Frame
-    private var peek: Frame
-    private var lastTime: MediaTime = .invalid
-    private var peekTime: MediaTime = .invalid
-    private var hasLast = false
-    private var hasPeek = false
-    /// Decoder state can continue forward from the current position.
-    private var positioned = false
-    /// The last seek went to (or before) the start of the stream: the first frame decoded is the video's first.
-    private var decodingFromStart = false
-    private var atEnd = false
+    /// Two frame slots: `last` holds the latest decoded frame at or before the current target; `peek` a decoded
+    /// frame beyond it, kept for the next target. A slot's time is nil while it holds nothing.
+    private var last: Slot
+    private var peek: Slot
+    /// Where the decoder stands: the one piece of state that says whether the next request can decode on.
+    private var state: DecodeState = .unpositioned
+
+    /// A reusable frame and the presentation time of what it holds (nil: empty).
+    private struct Slot {
+        var frame: Frame
+        var time: MediaTime?
+    }
+
+    /// The decoder's position relative to the stream.
+    private enum DecodeState: Equatable {
+        /// Not positioned: the next request seeks (before the first request, and after the keyframe path drained the
+        /// decoder).
+        case unpositioned
+        /// Decoding forward from the last seek; `fromStart` when that seek went to the start of the stream, so the
+        /// first frame decoded is the video's first.
+        case decoding(fromStart: Bool)
+        /// The stream ended after the last seek: no frame comes after `last`.
+        case ended(fromStart: Bool)
+
+        /// Whether decoding can continue forward from here.
+        var isPositioned: Bool { self != .unpositioned }
+        /// Whether the last seek went to the start of the stream.
+        var fromStart: Bool {
+            switch self {
+            case .decoding(let s), .ended(let s): return s
+            case .unpositioned: return false
+            }
+        }
+        /// This state with the end of the stream reached.
+        var ended: DecodeState { .ended(fromStart: fromStart) }
+    }
 
     /// The time of the last picture the keyframe path produced (still held in `last` if nothing else came since).
     private var lastKeyframeReturned: MediaTime = .invalid
@@ -53,8 +76,8 @@ final class FrameExtractor {
             throw MediaError(.unsupported, path: source.path, "cannot open the \(source.stream.codecName) decoder: \(error)")
         }
         reader = try FrameReader(demuxer: source.demuxer, decoder: decoder)
-        last = try Frame()
-        peek = try Frame()
+        last = Slot(frame: try Frame())
+        peek = Slot(frame: try Frame())
     }
 
     var decoder: Decoder { reader.decoder }
@@ -85,8 +108,8 @@ final class FrameExtractor {
         if !exact {
             // Fastest mode, a later time the last keyframe is proven to still answer: that picture again (a
             // duplicate, visible in actualTime), decoding nothing.
-            if before.isPositiveInfinity, hasLast, lastTime == lastKeyframeReturned, time >= lastTime, keyframeStillAnswers(time) {
-                return Found(frame: last, time: lastTime, reused: true)
+            if before.isPositiveInfinity, let held = last.time, held == lastKeyframeReturned, time >= held, keyframeStillAnswers(time) {
+                return Found(frame: last.frame, time: held, reused: true)
             }
             let windowStart = before.isPositiveInfinity ? MediaTime.negativeInfinity : time - before
             // Moving forward (batches ask in ascending order), a finite window never goes back on or repeats the last
@@ -96,7 +119,7 @@ final class FrameExtractor {
             let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
             // (Index times are the container's: decode times for MP4, a little before the presentation time.)
             let repeatsKeyframe = forward && keyframe != nil && keyframe! <= lastReturned
-            let continuesForward = forward && positioned && !mustSeek(for: time)
+            let continuesForward = forward && state.isPositioned && !mustSeek(for: time)
             if before.isPositiveInfinity ||
                (!repeatsKeyframe && !continuesForward && (keyframe.map { $0 >= windowStart } ?? false)) {
                 // (A finite window checks the picture's own time too: the index may be partial or in decode time.)
@@ -114,7 +137,7 @@ final class FrameExtractor {
     /// no keyframe entry after it up to `time`. Other indexes can be partial (built while reading).
     private func keyframeStillAnswers(_ time: MediaTime) -> Bool {
         if lastKeyframeValidThrough.isValid && time <= lastKeyframeValidThrough { return true }
-        guard source.demuxer.formatName.hasPrefix("mov,"),
+        guard source.facts.container.hasPrefix("mov,"),
               let entry = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) else { return false }
         return entry <= lastKeyframeReturned
     }
@@ -122,37 +145,33 @@ final class FrameExtractor {
     /// The frame after the last one returned, continuing the forward decode (playback). Needs a prior exact
     /// request to have positioned the decoder; nil at the end of the stream.
     func next() throws -> Found? {
-        guard positioned, !source.isStill else { return nil }
-        if hasPeek {
-            swap(&last, &peek)
-            lastTime = peekTime
-            hasLast = true
-            hasPeek = false
+        guard state.isPositioned, !source.isStill else { return nil }
+        if peek.time != nil {
+            promotePeek()
         } else {
-            guard let f = try decodeNext() else { atEnd = true; return nil }
-            var t = decoder.time(of: f)
-            if !t.isNumeric { t = hasLast ? lastTime + nominalFrameDuration : source.start }   // no timestamps: count frames
-            last.take(from: f)
-            lastTime = t
-            hasLast = true
+            guard let f = try decodeNext() else { state = state.ended; return nil }
+            let t = time(of: f)
+            last.frame.take(from: f)
+            last.time = t
         }
-        lastReturned = lastTime
-        return Found(frame: last, time: lastTime, reused: false)
+        let t = last.time!
+        lastReturned = t
+        return Found(frame: last.frame, time: t, reused: false)
     }
 
     /// Whether forward decoding can continue from the last result (false after a keyframe-only seek).
-    var canContinue: Bool { positioned }
+    var canContinue: Bool { state.isPositioned }
 
     // MARK: - Stills
 
     private func stillFrame() throws -> Found {
-        if hasLast { return Found(frame: last, time: .zero, reused: true) }
+        if last.time != nil { return Found(frame: last.frame, time: .zero, reused: true) }
         guard let f = try decodeNext() else {
             throw MediaError(.decodeFailed, path: source.path, "the image could not be decoded (truncated or corrupt)")
         }
-        last.take(from: f)
-        hasLast = true
-        return Found(frame: last, time: .zero, reused: false)
+        last.frame.take(from: f)
+        last.time = .zero
+        return Found(frame: last.frame, time: .zero, reused: false)
     }
 
     // MARK: - Keyframe path
@@ -160,7 +179,7 @@ final class FrameExtractor {
     private func keyframeFrame(at time: MediaTime) throws -> Found? {
         let target = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity) ?? .max
         // The decoder is drained at the end: it must be flushed before anything else is decoded.
-        defer { reader.reset(); positioned = false }
+        defer { reader.reset(); state = .unpositioned }
         try seek(to: time)
         var retreat = MediaTime(value: 1, timescale: 1)
         var outcome = try reader.keyframe(atOrBefore: target)
@@ -177,20 +196,19 @@ final class FrameExtractor {
         framesDecoded += 1
         var t = decoder.time(of: f)
         if !t.isNumeric { t = time }
-        last.take(from: f)
-        lastTime = t
-        hasLast = true
-        hasPeek = false
+        last.frame.take(from: f)
+        last.time = t
+        peek.time = nil
         lastKeyframeReturned = t
         lastKeyframeValidThrough = validThrough == .max ? .positiveInfinity
             : MediaTime(pts: validThrough, timeBase: decoder.timeBase)
-        return Found(frame: last, time: t, reused: false)
+        return Found(frame: last.frame, time: t, reused: false)
     }
 
     // MARK: - Exact path
 
     private func exactFrame(at time: MediaTime) throws -> Found {
-        if !positioned || mustSeek(for: time) { try seek(to: time) }
+        if !state.isPositioned || mustSeek(for: time) { try seek(to: time) }
         reader.skipTarget = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity)
         defer { reader.skipTarget = nil }
         var retreat = MediaTime(value: 1, timescale: 1)
@@ -205,48 +223,44 @@ final class FrameExtractor {
         }
         while true {
             if isCancelled() { throw MediaError(.cancelled, path: source.path, "cancelled") }
-            if !hasPeek {
+            if peek.time == nil {
                 guard let f = try decodeNext() else {
-                    atEnd = true
-                    if hasLast {   // past the last frame: it is the answer if the video is meant to end there
+                    state = state.ended
+                    if let held = last.time {   // past the last frame: it is the answer if the video is meant to end there
                         let ends = endsWithLastFrame(before: time)
                         // Frames were sent and never came out: a decoder that started on an open-GOP keyframe can
                         // drop pictures until it has recovered. Start a GOP or more earlier once more.
-                        if !ends, lostFramesAfterLast, !decodingFromStart, try backOff() { continue }
-                        return Found(frame: last, time: lastTime, reused: false, containsTime: ends)
+                        if !ends, lostFramesAfterLast, !state.fromStart, try backOff() { continue }
+                        return Found(frame: last.frame, time: held, reused: false, containsTime: ends)
                     }
                     // Nothing came out after the seek (an open-GOP keyframe whose leading pictures need the GOP
                     // before): start decoding further back.
                     if framesSinceSeek == 0, try backOff() { continue }
                     throw MediaError(.decodeFailed, path: source.path, "no video frame could be decoded near \(MediaTime.decimalString(time.seconds)) s")
                 }
-                var t = decoder.time(of: f)
-                if !t.isNumeric { t = hasLast ? lastTime + nominalFrameDuration : source.start }   // no timestamps: count frames
-                peek.take(from: f)
-                peekTime = t
-                hasPeek = true
+                let t = self.time(of: f)
+                peek.frame.take(from: f)
+                peek.time = t
                 framesSinceSeek += 1
             }
-            if peekTime <= time {
-                swap(&last, &peek)
-                lastTime = peekTime
-                hasLast = true
-                hasPeek = false
+            let next = peek.time!
+            if next <= time {
+                promotePeek()
                 continue
             }
-            if hasLast {   // last ≤ time < peek: the answer, unless frames between them were lost (damaged data)
+            if let held = last.time {   // last ≤ time < peek: the answer, unless frames between them were lost (damaged data)
                 // (As above: lost after an open-GOP start, perhaps; one more try from further back.)
-                if lostFramesAfterLast, !decodingFromStart, try backOff() { continue }
-                return Found(frame: last, time: lastTime, reused: false, containsTime: !lostFramesAfterLast)
+                if lostFramesAfterLast, !state.fromStart, try backOff() { continue }
+                return Found(frame: last.frame, time: held, reused: false, containsTime: !lostFramesAfterLast)
             }
             // The first frame after the seek is already past the time: the seek landed late (open GOP, edit list,
             // imprecise index). Back off further and try again, a few times, before settling for this frame.
             // (MP4 indexes keyframes by decode time, so "keyframe at or before" can present after the target.)
             // The target may go below the start: the first keyframe's decode time often is.
-            if framesSinceSeek == 1, !decodingFromStart, try backOff() { continue }
+            if framesSinceSeek == 1, !state.fromStart, try backOff() { continue }
             // The first frame decoded is past the time: the time is before the video's first frame (decoding started
             // at the beginning), or the frames around it do not decode (damaged data).
-            return Found(frame: peek, time: peekTime, reused: false, containsTime: decodingFromStart && framesSinceSeek == 1)
+            return Found(frame: peek.frame, time: next, reused: false, containsTime: state.fromStart && framesSinceSeek == 1)
         }
     }
 
@@ -258,7 +272,7 @@ final class FrameExtractor {
         if lastFrameCovers(time) { return true }
         if lostFramesAfterLast { return false }
         if let indexed = source.demuxer.indexedPacket(streamIndex: source.stream.index, atOrBefore: time),
-           indexed > lastTime + nominalFrameDuration.multiplied(byRatio: 1, divisor: 2) {
+           let held = last.time, indexed > held + nominalFrameDuration.multiplied(byRatio: 1, divisor: 2) {
             return false
         }
         return true
@@ -269,8 +283,8 @@ final class FrameExtractor {
     /// timestamp say nothing.
     private var lostFramesAfterLast: Bool {
         let sent = reader.latestDecodedPresentation
-        guard sent != .min, let last = lastTime.pts(timeBase: decoder.timeBase, method: .roundHalfAwayFromZero) else { return false }
-        return sent > last
+        guard sent != .min, let held = last.time?.pts(timeBase: decoder.timeBase, method: .roundHalfAwayFromZero) else { return false }
+        return sent > held
     }
 
     /// Whether `time` (at or after `lastTime`) falls within the display interval of the frame in `last`: its own
@@ -279,10 +293,11 @@ final class FrameExtractor {
     /// frames in between did not decode.
     private func lastFrameCovers(_ time: MediaTime) -> Bool {
         let nominal = nominalFrameDuration
-        let own = decoder.duration(of: last)
+        guard let held = last.time else { return false }
+        let own = decoder.duration(of: last.frame)
         let span = own.isNumeric && own > .zero ? MediaTime.maximum(own, nominal) + nominal.multiplied(byRatio: 1, divisor: 2)
                                                 : nominal.multiplied(by: 4)
-        return time < lastTime + span
+        return time < held + span
     }
 
     /// One frame at the stream's average (else nominal) frame rate; 0.1 s when neither is known.
@@ -294,9 +309,9 @@ final class FrameExtractor {
 
     /// Whether reaching `time` from the current decode position is better done by seeking.
     private func mustSeek(for time: MediaTime) -> Bool {
-        if hasLast && time < lastTime { return true }
-        if atEnd { return hasLast ? time < lastTime : true }
-        let position = hasPeek ? peekTime : (hasLast ? lastTime : source.start)
+        if let held = last.time, time < held { return true }
+        if case .ended = state { return last.time.map { time < $0 } ?? true }
+        let position = peek.time ?? last.time ?? source.start
         if let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) {
             return keyframe > position
         }
@@ -305,9 +320,9 @@ final class FrameExtractor {
 
     private func seek(to time: MediaTime) throws {
         seeks += 1
-        decodingFromStart = time <= source.start
+        var fromStart = time <= source.start
         do {
-            if decodingFromStart {
+            if fromStart {
                 // At or before the start: rewind (by byte for MPEG-TS/PS, whose timestamp search can land on a later
                 // keyframe), so the first frame decoded is the video's first.
                 source.demuxer.rewind(streamIndex: source.stream.index)
@@ -319,12 +334,24 @@ final class FrameExtractor {
             // Before the first keyframe, or a format that cannot seek by time: start over from the beginning.
             source.demuxer.rewind(streamIndex: source.stream.index)
             reader.reset()
-            decodingFromStart = true
+            fromStart = true
         }
-        hasLast = false
-        hasPeek = false
-        atEnd = false
-        positioned = true
+        last.time = nil
+        peek.time = nil
+        state = .decoding(fromStart: fromStart)
+    }
+
+    /// The frame in `peek` becomes `last` (the decoder moved past the previous one).
+    private func promotePeek() {
+        swap(&last, &peek)
+        peek.time = nil
+    }
+
+    /// A decoded frame's presentation time; without timestamps, frames are counted from the last one (or the start).
+    private func time(of frame: Frame) -> MediaTime {
+        let t = decoder.time(of: frame)
+        if t.isNumeric { return t }
+        return last.time.map { $0 + nominalFrameDuration } ?? source.start
     }
 
     private func decodeNext() throws -> Frame? {
