@@ -37,10 +37,9 @@ let package = Package(
         // Core: media inspection, thumbnails, player. Sees only Swift types.
         .target(name: "ScrubKit", dependencies: ["MediaTime", "FFmpegBridge", "TextBridge"]),
         // Terminal front end: progress bars, terminal graphics, the scrubbing player UI.
-        // FFmpegBridge: the value types ScrubKit's API still hands out (RGBImage, ImageFormat, Frame); declared, not hidden.
-        .target(name: "ScrubTerminal", dependencies: ["ScrubKit", "MediaTime", "FFmpegBridge", "SixelBridge"]),
+        .target(name: "ScrubTerminal", dependencies: ["ScrubKit", "MediaTime", "SixelBridge"]),
         // The command-line tool.
-        .executableTarget(name: "scrub", dependencies: ["ScrubTerminal", "ScrubKit", "MediaTime", "FFmpegBridge"]),
+        .executableTarget(name: "scrub", dependencies: ["ScrubTerminal", "ScrubKit", "MediaTime"]),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"]),
         .testTarget(name: "ScrubKitTests", dependencies: ["ScrubKit", "FFmpegBridge", "MediaTime", "ScrubTerminal", "TextBridge"]),
         // Runs the built `scrub` binary: exit codes, help, JSON contracts.

@@ -31,23 +31,16 @@ public final class Frame {
     /// Whether the decoder marked it a keyframe.
     public var isKeyframe: Bool { scrub_frame_is_key(pointer) != 0 }
 
-    /// The display matrix on the frame (EXIF orientation of a JPEG arrives here).
-    public var orientation: Orientation? {
+    /// The display matrix on the frame, 3×3 in 16.16 fixed point (EXIF orientation of a JPEG arrives here), when any.
+    public var displayMatrix: [Int32]? {
         guard let m = scrub_frame_display_matrix(pointer) else { return nil }
-        return Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
+        return Array(UnsafeBufferPointer(start: m, count: 9))
     }
 
     /// The frame's `Orientation` metadata tag (EXIF 1–8), when present.
     public var exifOrientationTag: Int? {
         guard let e = av_dict_get(pointer.pointee.metadata, "Orientation", nil, 0), let v = e.pointee.value else { return nil }
         return Int(String(cString: v))
-    }
-
-    /// How to show this frame upright according to its own metadata: the EXIF tag when present (0/garbage → 1),
-    /// else the frame's display matrix; nil when it carries neither.
-    public var displayOrientation: Orientation? {
-        if let tag = exifOrientationTag { return Orientation(exif: tag) }
-        return orientation
     }
 
     /// The frame's transfer characteristic, as far as HDR is concerned.

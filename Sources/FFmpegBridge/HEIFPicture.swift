@@ -11,7 +11,7 @@ public final class HEIFPicture {
 
     /// Outcome of a decode.
     public enum Outcome {
-        case decoded(RGBImage)
+        case decoded(PackedRGB)
         case tooLarge(width: Int, height: Int)
         case failed(String)
     }
@@ -37,6 +37,6 @@ public final class HEIFPicture {
             return .failed(string(fromCBuffer: message))
         }
         defer { free(p) }
-        return .decoded(RGBImage(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: p, count: Int(w) * Int(h) * 3))))
+        return .decoded(PackedRGB(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: p, count: Int(w) * Int(h) * 3))))
     }
 }

@@ -1,32 +1,19 @@
 import CFFmpeg
 import Foundation
 
-/// Still-image output formats.
-public enum ImageFormat: String, Sendable, CaseIterable {
-    case png, jpeg, webp
-
-    /// The usual file extension.
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
-
-    /// The format a file name implies, if any.
-    public init?(fileExtension ext: String) {
-        switch ext.lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg": self = .jpeg
-        case "webp": self = .webp
-        default: return nil
-        }
-    }
-
-    /// Whether this build can write the format (JPEG: always, with libjpeg-turbo; PNG and WebP: if libavcodec can).
-    public var isAvailable: Bool {
-        self == .jpeg || ImageEncoder.encoderName(self).flatMap { avcodec_find_encoder_by_name($0) } != nil
-    }
-}
-
-/// Encodes an ``RGBImage`` into PNG or WebP bytes with libavcodec, JPEG with libjpeg-turbo.
+/// Encodes ``PackedRGB`` pixels into PNG or WebP bytes with libavcodec, JPEG with libjpeg-turbo.
 public enum ImageEncoder {
-    static func encoderName(_ format: ImageFormat) -> String? {
+    /// The still-image formats it writes.
+    public enum Format: String, Sendable, CaseIterable {
+        case png, jpeg, webp
+    }
+
+    /// Whether this build can write `format` (JPEG: always, with libjpeg-turbo; PNG and WebP: if libavcodec can).
+    public static func canEncode(_ format: Format) -> Bool {
+        format == .jpeg || encoderName(format).flatMap { avcodec_find_encoder_by_name($0) } != nil
+    }
+
+    static func encoderName(_ format: Format) -> String? {
         switch format {
         case .png: return "png"
         case .jpeg: return nil   // libjpeg-turbo, see JPEGEncoder
@@ -35,7 +22,7 @@ public enum ImageEncoder {
     }
 
     /// The encoded file bytes. `quality` (1–100) applies to JPEG and WebP.
-    public static func encode(_ image: RGBImage, as format: ImageFormat, quality: Int = 85) throws -> [UInt8] {
+    public static func encode(_ image: PackedRGB, as format: Format, quality: Int = 85) throws -> [UInt8] {
         guard image.width > 0, image.height > 0 else { throw FFmpegError(operation: "encode", message: "empty picture") }
         if format == .jpeg { return try JPEGEncoder.encode(image, quality: quality) }
         guard let name = encoderName(format), let codec = avcodec_find_encoder_by_name(name) else {

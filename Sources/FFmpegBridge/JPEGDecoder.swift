@@ -6,7 +6,7 @@ public enum JPEGDecoder {
     /// What happened.
     public enum Outcome {
         /// The picture at 1/denominator size, and the full size from the header.
-        case decoded(RGBImage, fullWidth: Int, fullHeight: Int)
+        case decoded(PackedRGB, fullWidth: Int, fullHeight: Int)
         /// Above the pixel limit (from the header; nothing allocated).
         case tooLarge(width: Int, height: Int)
         /// libjpeg cannot or should not do this one (corrupt, CMYK, lossless…): use another decoder.
@@ -22,7 +22,7 @@ public enum JPEGDecoder {
         case 0:
             let count = Int(result.width) * Int(result.height) * 3
             let pixels = Array(UnsafeBufferPointer(start: result.pixels, count: count))
-            return .decoded(RGBImage(width: Int(result.width), height: Int(result.height), pixels: pixels),
+            return .decoded(PackedRGB(width: Int(result.width), height: Int(result.height), pixels: pixels),
                             fullWidth: Int(result.full_width), fullHeight: Int(result.full_height))
         case 2:
             return .tooLarge(width: Int(result.full_width), height: Int(result.full_height))

@@ -5,7 +5,7 @@ import Glibc
 /// JPEG scrub writes, so a JPEG-to-JPEG thumbnail never loads libavcodec.
 enum JPEGEncoder {
     /// The JPEG file bytes of `image` at libjpeg `quality` (1–100).
-    static func encode(_ image: RGBImage, quality: Int) throws -> [UInt8] {
+    static func encode(_ image: PackedRGB, quality: Int) throws -> [UInt8] {
         var bytes: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))

@@ -12,18 +12,18 @@ public final class Scaler {
     deinit { sws_freeContext(context) }
 
     /// The frame scaled to `width × height` RGB24.
-    public func rgb(from frame: Frame, width: Int, height: Int) throws -> RGBImage {
+    public func rgb(from frame: Frame, width: Int, height: Int) throws -> PackedRGB {
         let pixels = try convert(frame, width: width, height: height, rgba: false)
-        return RGBImage(width: width, height: height, pixels: pixels)
+        return PackedRGB(width: width, height: height, pixels: pixels)
     }
 
     /// A packed RGB picture resized to `width × height` (area averaging when shrinking), in one swscale pass.
-    public func resize(_ image: RGBImage, width: Int, height: Int) throws -> RGBImage {
+    public func resize(_ image: PackedRGB, width: Int, height: Int) throws -> PackedRGB {
         if image.width == width && image.height == height { return image }
         let out = try image.pixels.withUnsafeBufferPointer { src in
             try Scaler.resizeRGB(src, width: image.width, height: image.height, toWidth: width, height: height)
         }
-        return RGBImage(width: width, height: height, pixels: out)
+        return PackedRGB(width: width, height: height, pixels: out)
     }
 
     /// Resizes tightly packed RGB24 pixels held anywhere (no padding needed after the last row: swscale's

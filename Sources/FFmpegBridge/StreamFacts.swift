@@ -28,8 +28,10 @@ public struct StreamFacts: Sendable {
     public var height: Int
     /// Sample aspect ratio; (1, 1) when unknown or 0/1.
     public var sampleAspectRatio: (num: Int32, den: Int32)
-    /// Rotation and mirroring from the display matrix (identity when none).
-    public var orientation: Orientation
+    /// The stream's display matrix, 3×3 in 16.16 fixed point (phones' rotation), when it has one.
+    public var displayMatrix: [Int32]?
+    /// A clockwise rotation an HTC phone wrote in the stream's title instead of a display matrix, when any.
+    public var titleRotation: Int?
     /// `r_frame_rate`: the lowest rate that represents all timestamps.
     public var frameRate: (num: Int32, den: Int32)
     /// `avg_frame_rate`: frames over duration (differs from ``frameRate`` for VFR).
@@ -95,14 +97,8 @@ public struct StreamFacts: Sendable {
         var sar = st.pointee.sample_aspect_ratio
         if sar.num <= 0 || sar.den <= 0 { sar = par.pointee.sample_aspect_ratio }
         sampleAspectRatio = (sar.num > 0 && sar.den > 0) ? StreamFacts.reduced(sar.num, sar.den) : (1, 1)
-        if let m = scrub_stream_display_matrix(st) {
-            orientation = Orientation(displayMatrix: Array(UnsafeBufferPointer(start: m, count: 9)))
-        } else if let t = av_dict_get(st.pointee.metadata, "title", nil, 0)?.pointee.value,
-                  let rotation = StreamFacts.htcRotation(String(cString: t)) {
-            orientation = Orientation(rotation: rotation, mirrored: false)
-        } else {
-            orientation = .identity
-        }
+        displayMatrix = scrub_stream_display_matrix(st).map { Array(UnsafeBufferPointer(start: $0, count: 9)) }
+        titleRotation = av_dict_get(st.pointee.metadata, "title", nil, 0)?.pointee.value.flatMap { StreamFacts.htcRotation(String(cString: $0)) }
         frameRate = (st.pointee.r_frame_rate.num, st.pointee.r_frame_rate.den)
         averageFrameRate = (st.pointee.avg_frame_rate.num, st.pointee.avg_frame_rate.den)
         frameCount = st.pointee.nb_frames > 0 ? Int(st.pointee.nb_frames) : nil

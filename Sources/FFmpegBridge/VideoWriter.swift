@@ -58,7 +58,7 @@ public final class VideoWriter {
     }
 
     /// Encodes one picture (same size as the writer).
-    public func append(_ image: RGBImage) throws {
+    public func append(_ image: PackedRGB) throws {
         precondition(image.width == width && image.height == height)
         try check(av_frame_make_writable(frame.pointer), "frame")
         _ = try image.pixels.withUnsafeBufferPointer { p in

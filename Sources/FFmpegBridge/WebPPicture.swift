@@ -33,9 +33,9 @@ public final class WebPPicture {
     deinit { scrub_webp_close(handle) }
 
     /// The first frame as RGB at `width × height` (scaled while decoding), or nil when its data is corrupt.
-    public func decode(width: Int, height: Int) -> RGBImage? {
+    public func decode(width: Int, height: Int) -> PackedRGB? {
         guard width > 0, height > 0, let p = scrub_webp_decode(handle, Int32(clamping: width), Int32(clamping: height)) else { return nil }
         defer { free(p) }
-        return RGBImage(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: p, count: width * height * 3)))
+        return PackedRGB(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: p, count: width * height * 3)))
     }
 }

@@ -1,4 +1,3 @@
-import FFmpegBridge
 import Foundation
 import MediaTime
 import ScrubKit
@@ -56,7 +55,7 @@ public struct PlayerFrameComposer {
     public func fitted(_ image: RGBImage, to g: (width: Int, height: Int, column: Int, row: Int)) -> RGBImage? {
         guard g.width > 0, g.height > 0, image.width > 0, image.height > 0 else { return nil }
         if image.width == g.width && image.height == g.height { return image }
-        return try? Scaler().resize(image, width: g.width, height: g.height)
+        return try? image.resized(width: g.width, height: g.height)
     }
 
     /// Escape sequences painting `image` into the picture area (see ``fitted(_:to:)``); "" when there is no area.

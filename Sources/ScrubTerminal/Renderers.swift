@@ -1,4 +1,3 @@
-import FFmpegBridge
 import Foundation
 import ScrubKit
 import SixelBridge
@@ -132,7 +131,7 @@ public struct ITermRenderer: FrameRenderer {
     public init() {}
     /// The image as a PNG in an OSC 1337 sequence at the cell.
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
-        guard let png = try? ImageEncoder.encode(image, as: .png) else { return "" }
+        guard let png = try? image.encoded(as: .png) else { return "" }
         let b64 = Data(png).base64EncodedString()
         let cols = max(1, (image.width + cellPixels.w - 1) / cellPixels.w)
         let rows = max(1, (image.height + cellPixels.h - 1) / cellPixels.h)

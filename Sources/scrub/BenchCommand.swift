@@ -1,4 +1,3 @@
-import FFmpegBridge
 import Foundation
 import ScrubKit
 
@@ -116,7 +115,7 @@ enum BenchCommand {
         }
         let title = "scrub bench: memory per mode"
         if let svg = p.value("--svg") { try AtomicFile.write(Array(BenchChart.svg(title: title, rows: rows).utf8), to: svg) }
-        if let png = p.value("--png") { try AtomicFile.write(ImageEncoder.encode(BenchChart.picture(title: title, rows: rows), as: .png), to: png) }
+        if let png = p.value("--png") { try AtomicFile.write(BenchChart.picture(title: title, rows: rows).encoded(as: .png), to: png) }
         return failed ? 1 : 0
     }
 

@@ -1,4 +1,3 @@
-import FFmpegBridge
 import Foundation
 import MediaTime
 import ScrubKit

@@ -1,19 +1,18 @@
-import FFmpegBridge
 import Foundation
 import ScrubKit
 
 /// `scrub`: inspect, thumbnail and scrub media files. The commands are listed in Commands.swift.
 
 @MainActor func main() -> Int32 {
-    HeapMemory.returnLargeBlocksPromptly()
+    ProcessSetup.returnLargeBlocksPromptly()
     var args = Array(CommandLine.arguments.dropFirst())
     // Global: --verbose shows FFmpeg's own log (hidden by default).
     if let i = args.firstIndex(of: "--verbose") {
         args.remove(at: i)
-        FFmpegLog.showOnStandardError(verbose: true)
+        ProcessSetup.showFFmpegLog(true, verbose: true)
         Redaction.reveal(true)   // URLs whole, signatures and all
     }
-    else { FFmpegLog.silence() }
+    else { ProcessSetup.showFFmpegLog(false) }
     guard let first = args.first else { printError(topHelp); return 64 }
     if first == "--help" || first == "-h" || first == "help" { printOut(topHelp); return 0 }
     if first == "--version" {

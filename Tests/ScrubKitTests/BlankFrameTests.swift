@@ -42,7 +42,7 @@ import Testing
         defer { unlink(path) }
         let writer = try VideoWriter(path: path, width: 160, height: 96, fps: 10, gop: 10)
         for i in 0..<40 {
-            try writer.append(i < 15 ? picture { _, _ in (0, 0, 0) } : picture { x, y in (UInt8((x + i * 4) % 256), UInt8(y * 2), 90) })
+            try writer.append((i < 15 ? picture { _, _ in (0, 0, 0) } : picture { x, y in (UInt8((x + i * 4) % 256), UInt8(y * 2), 90) }).packed)
         }
         try writer.finish()
         let kept = try records(path, skipping: false)

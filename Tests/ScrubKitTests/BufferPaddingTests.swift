@@ -1,4 +1,5 @@
 import FFmpegBridge
+@testable import ScrubKit
 import Foundation
 import Glibc
 import Testing

@@ -179,7 +179,7 @@ struct SourceIdentityTests {
 
 struct PNGTextTests {
     @Test func addsAndReadsTextChunks() throws {
-        let png = try ImageEncoder.encode(RGBImage(width: 4, height: 3), as: .png)
+        let png = try RGBImage(width: 4, height: 3).encoded(as: .png)
         let tagged = try #require(PNGText.adding([("Thumb::URI", "file:///a%20b.mp4"), ("Thumb::MTime", "1234")], to: png))
         #expect(PNGText.attributes(of: tagged) == ["Thumb::URI": "file:///a%20b.mp4", "Thumb::MTime": "1234"])
         // Still a PNG that decodes.

@@ -99,7 +99,7 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         var picture = RGBImage(width: 200, height: 200)
         for i in picture.pixels.indices { picture.pixels[i] = UInt8.random(in: 0...255, using: &rng) }
-        let bytes = try ImageEncoder.encode(picture, as: .jpeg, quality: 100)
+        let bytes = try picture.encoded(as: .jpeg, quality: 100)
         #expect(bytes.count > 200 * 200 / 2 + 4096, "bigger than the first buffer: \(bytes.count)")
         #expect(bytes.starts(with: [0xFF, 0xD8, 0xFF]) && bytes.suffix(2) == [0xFF, 0xD9])
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("noise-\(getpid()).jpg").path

@@ -1,4 +1,5 @@
 import FFmpegBridge
+@testable import ScrubKit
 import Testing
 
 /// EXIF and display-matrix orientation, and applying it to pixels.

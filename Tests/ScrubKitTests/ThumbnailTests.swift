@@ -231,10 +231,10 @@ struct ThumbnailFidelityTests {
         var px: [UInt8] = []
         for y in 0..<16 { for x in 0..<24 { px += [UInt8(x * 10), UInt8(y * 15), 128] } }
         let img = RGBImage(width: 24, height: 16, pixels: px)
-        #expect(try ImageEncoder.encode(img, as: .png).starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(try ImageEncoder.encode(img, as: .jpeg).starts(with: [0xFF, 0xD8]))
+        #expect(try img.encoded(as: .png).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try img.encoded(as: .jpeg).starts(with: [0xFF, 0xD8]))
         if ImageFormat.webp.isAvailable {
-            #expect(Array(try ImageEncoder.encode(img, as: .webp)[8..<12]) == Array("WEBP".utf8))
+            #expect(Array(try img.encoded(as: .webp)[8..<12]) == Array("WEBP".utf8))
         }
     }
 }

@@ -11,7 +11,7 @@ import Testing
     func webpWithExif(orientation: UInt8) throws -> String {
         var picture = RGBImage(width: 64, height: 32)
         for y in 0..<32 { for x in 0..<64 { let i = (y * 64 + x) * 3; picture.pixels[i] = x < 32 ? 255 : 0; picture.pixels[i + 2] = x < 32 ? 0 : 255 } }
-        let plain = try ImageEncoder.encode(picture, as: .webp, quality: 95)
+        let plain = try picture.encoded(as: .webp, quality: 95)
         let image = Array(plain[12...])   // the "VP8 " chunk after "RIFF<size>WEBP"
         func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
         func le24(_ v: Int) -> [UInt8] { Array(le32(v).prefix(3)) }

@@ -51,7 +51,7 @@ extension BatchRunner {
                                                    details: details, path: source)
         let name = naming.name(source: source, index: 0, seconds: nil, ext: options.format.fileExtension)
             .replacingOccurrences(of: "-0.", with: "-sheet.")
-        try emit(ImageEncoder.encode(sheet, as: options.format, quality: options.quality), name: name, into: &result)
+        try emit(sheet.encoded(as: options.format, quality: options.quality), name: name, into: &result)
         for (index, t) in good { result.records.append(record(source, index, t, output: name)) }
     }
 
@@ -106,7 +106,7 @@ extension BatchRunner {
             let chunk = Array(good[chunkStart..<min(good.count, chunkStart + perSprite)])
             let (sprite, rects) = ImageComposer.sprite(chunk.map(\.1.image), columns: 10)
             let spriteName = "\(base)-sprite-\(chunkStart / perSprite).\(options.format.fileExtension)"
-            try emit(ImageEncoder.encode(sprite, as: options.format, quality: options.quality), name: spriteName, into: &result)
+            try emit(sprite.encoded(as: options.format, quality: options.quality), name: spriteName, into: &result)
             for (k, (index, t)) in chunk.enumerated() {
                 let r = rects[k]
                 let target = "\(spriteName)#xywh=\(r.x),\(r.y),\(r.w),\(r.h)"

@@ -124,12 +124,12 @@ public enum DecodeBenchmark {
         let jpeg = (directory as NSString).appendingPathComponent("photo-6048x4024.jpg")
         let clip = (directory as NSString).appendingPathComponent("clip-3840x2160-h264.mp4")
         if !FileManager.default.fileExists(atPath: jpeg) {
-            try AtomicFile.write(ImageEncoder.encode(pattern(width: 6048, height: 4024, frame: 0), as: .jpeg, quality: 90), to: jpeg)
+            try AtomicFile.write(pattern(width: 6048, height: 4024, frame: 0).encoded(as: .jpeg, quality: 90), to: jpeg)
         }
         if !FileManager.default.fileExists(atPath: clip) {
             let tmp = clip + ".partial.mp4"
             let writer = try VideoWriter(path: tmp, width: 3840, height: 2160, fps: 30, gop: 30)
-            for f in 0..<60 { try writer.append(pattern(width: 3840, height: 2160, frame: f)) }
+            for f in 0..<60 { try writer.append(pattern(width: 3840, height: 2160, frame: f).packed) }
             try writer.finish()
             do { try FileIO.moveIntoPlace(tmp, over: clip) }
             catch { throw MediaError(.writeFailed, path: clip, "cannot move into place: \(error)") }

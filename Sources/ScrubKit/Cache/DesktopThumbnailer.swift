@@ -55,7 +55,7 @@ public struct DesktopThumbnailer: Sendable {
         let made: Thumbnail
         do { made = try maker.image(at: time) } catch let e as MediaError {
             if [.corrupt, .unsupported, .noVideo, .notMedia, .decodeFailed, .tooLarge].contains(e.kind),
-               let png = try? ImageEncoder.encode(RGBImage(width: 1, height: 1), as: .png) {
+               let png = try? RGBImage(width: 1, height: 1).encoded(as: .png) {
                 do { try desktop.storeFailure(png: png, path: generator.path, identity: identity, software: software) }
                 catch { warn("cache: cannot write in \(desktop.root): \(error)") }
             }
@@ -69,7 +69,7 @@ public struct DesktopThumbnailer: Sendable {
         let (w, h) = generator.maximumSize.fit(width: made.image.width, height: made.image.height, allowsUpscaling: generator.allowsUpscaling)
         guard w != made.image.width || h != made.image.height else { return (made, false) }
         var fitted = made
-        fitted.image = try Scaler().resize(made.image, width: w, height: h)
+        fitted.image = try made.image.resized(width: w, height: h)
         return (fitted, false)
     }
 
@@ -93,8 +93,8 @@ public struct DesktopThumbnailer: Sendable {
         }
         do {
             let (w, h) = MaximumSize.longestSide(flavor.rawValue).fit(width: thumb.image.width, height: thumb.image.height)
-            let image = (w, h) == (thumb.image.width, thumb.image.height) ? thumb.image : try Scaler().resize(thumb.image, width: w, height: h)
-            try desktop.store(png: ImageEncoder.encode(image, as: .png), path: path, identity: identity, flavor: flavor, software: software)
+            let image = try thumb.image.resized(width: w, height: h)
+            try desktop.store(png: image.encoded(as: .png), path: path, identity: identity, flavor: flavor, software: software)
         } catch {
             warn("cache: cannot write in \(desktop.root): \(error); going on without it")
         }

@@ -28,7 +28,7 @@ enum FramePicture {
                 let deep = try scaler.rgb48(from: frame, width: stored.0, height: stored.1)
                 image = ToneMapper.map(deep, width: stored.0, height: stored.1, transfer: transfer)
             } else {
-                image = try scaler.rgb(from: frame, width: stored.0, height: stored.1)
+                image = RGBImage(try scaler.rgb(from: frame, width: stored.0, height: stored.1))
             }
         }
         catch { throw MediaError(.decodeFailed, path: path, "cannot convert the picture: \(error)") }

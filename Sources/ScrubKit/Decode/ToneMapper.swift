@@ -6,14 +6,14 @@ import Foundation
 /// 1. the transfer's EOTF to display light in nits (PQ: SMPTE ST 2084; HLG: BT.2100 inverse OETF and OOTF at 1000 nits),
 /// 2. BT.2020 → BT.709 primaries (linear), 3. an extended-Reinhard curve with SDR reference white at 203 nits
 /// (BT.2408) and the peak at 1000 nits, 4. the sRGB curve.
-public enum ToneMapper {
+enum ToneMapper {
     /// Peak luminance assumed for the source, in nits.
-    public static let sourcePeak = 1000.0
+    static let sourcePeak = 1000.0
     /// Where SDR white sits in HDR (BT.2408).
-    public static let referenceWhite = 203.0
+    static let referenceWhite = 203.0
 
     /// 8-bit SDR RGB from 16-bit-per-channel HDR RGB (`width × height × 3` samples) encoded with `transfer`.
-    public static func map(_ rgb48: [UInt16], width: Int, height: Int, transfer: TransferKind) -> RGBImage {
+    static func map(_ rgb48: [UInt16], width: Int, height: Int, transfer: TransferKind) -> RGBImage {
         var out = [UInt8](repeating: 0, count: width * height * 3)
         let peak = sourcePeak / referenceWhite
         let lut = transferLUT(transfer)

@@ -22,7 +22,7 @@ struct HEIFStillDecoder: StillDecoder {
         case .decoded(let picture):
             // Stored orientation can be the other way round: fit what was decoded.
             let size = keep ? request.maximumSize.fit(width: picture.width, height: picture.height, allowsUpscaling: request.allowsUpscaling) : out
-            return try StillDecoders.finish(picture, path: path, size: size, orientation: .identity, display: (w, h),
+            return try StillDecoders.finish(RGBImage(picture), path: path, size: size, orientation: .identity, display: (w, h),
                                             codec: ImageHeader.isAVIF(head) ? "av1" : "hevc")
         }
     }

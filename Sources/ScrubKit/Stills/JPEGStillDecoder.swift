@@ -21,7 +21,7 @@ struct JPEGStillDecoder: StillDecoder {
         case .tooLarge(let fw, let fh):
             throw MediaError.overPixelLimit(path, width: fw, height: fh, limit: request.pixelLimit)
         case .decoded(let picture, _, _):
-            return try StillDecoders.finish(picture, path: path, size: g.stored, orientation: g.orientation, display: g.upright, codec: "mjpeg")
+            return try StillDecoders.finish(RGBImage(picture), path: path, size: g.stored, orientation: g.orientation, display: g.upright, codec: "mjpeg")
         }
     }
 }

@@ -72,7 +72,7 @@ enum StillDecoders {
                        codec: String) throws -> StillPicture {
         var image = picture
         if (picture.width, picture.height) != size {
-            do { image = try Scaler().resize(picture, width: size.0, height: size.1) }
+            do { image = try picture.resized(width: size.0, height: size.1) }
             catch { throw MediaError(.decodeFailed, path: path, "cannot scale the picture: \(error)") }
         }
         if orientation != .identity { image = image.applying(orientation) }

@@ -15,6 +15,6 @@ struct WebPStillDecoder: StillDecoder {
         // Without shrink-on-load (to measure it), decode at full size and scale afterwards.
         let decodeSize = request.allowsShrinkOnLoad ? g.stored : (w, h)
         guard let image = webp.decode(width: decodeSize.0, height: decodeSize.1) else { return nil }
-        return try StillDecoders.finish(image, path: path, size: g.stored, orientation: g.orientation, display: g.upright, codec: "webp")
+        return try StillDecoders.finish(RGBImage(image), path: path, size: g.stored, orientation: g.orientation, display: g.upright, codec: "webp")
     }
 }

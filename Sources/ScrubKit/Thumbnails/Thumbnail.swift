@@ -19,7 +19,7 @@ public struct Thumbnail: Sendable {
 
     /// The picture encoded as a file's bytes.
     public func encoded(as format: ImageFormat, quality: Int = 85) throws -> [UInt8] {
-        try ImageEncoder.encode(image, as: format, quality: quality)
+        try image.encoded(as: format, quality: quality)
     }
 }
 

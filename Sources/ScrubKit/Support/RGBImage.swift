@@ -1,3 +1,5 @@
+import FFmpegBridge
+
 /// A packed 8-bit RGB picture held in Swift memory: `pixels.count == width * height * 3`, rows top to bottom.
 public struct RGBImage: Sendable, Equatable {
     /// Width in pixels.
@@ -22,6 +24,26 @@ public struct RGBImage: Sendable, Equatable {
 
     /// Bytes per row.
     public var stride: Int { width * 3 }
+
+    /// The pixels the decoders, the scaler or the encoders gave (the bytes are shared, not copied).
+    init(_ packed: PackedRGB) {
+        self.init(width: packed.width, height: packed.height, pixels: packed.pixels)
+    }
+
+    /// The pixels for the scaler and the encoders (the bytes are shared, not copied).
+    var packed: PackedRGB { PackedRGB(width: width, height: height, pixels: pixels) }
+
+    /// This picture resized to `width × height` (area averaging when shrinking, bicubic when enlarging), with
+    /// swscale.
+    public func resized(width: Int, height: Int) throws -> RGBImage {
+        if width == self.width && height == self.height { return self }
+        return RGBImage(try Scaler().resize(packed, width: width, height: height))
+    }
+
+    /// The picture encoded as `format` file bytes; `quality` (1–100) applies to JPEG and WebP.
+    public func encoded(as format: ImageFormat, quality: Int = 85) throws -> [UInt8] {
+        try ImageEncoder.encode(packed, as: format.encoderFormat, quality: quality)
+    }
 
     /// This picture transformed for display: mirrored, then rotated clockwise.
     public func applying(_ orientation: Orientation) -> RGBImage {
