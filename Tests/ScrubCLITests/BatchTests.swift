@@ -268,14 +268,28 @@ import Testing
         })
     }
 
+    /// The shard `scrub thumbs --shard K/N` gives a file: FNV-1a (64-bit) of its absolute path, modulo N.
+    static func shard(of path: String, count: Int) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(h % UInt64(count))
+    }
+
     @Test func concurrentShardsWithAKilledOneMakeTheWhole() throws {
         let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-shards-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: t.appendingPathComponent("in"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: t) }
-        for i in 0..<18 {
+        // 18 files or more, until every shard has at least 3 (shards are a hash of the absolute path, which holds this
+        // run's random directory: 18 files alone leave a shard empty about once in 300 runs).
+        let n = 3
+        var perShard = [Int](repeating: 0, count: n)
+        var i = 0
+        while i < 18 || perShard.min()! < 3 {
             let src = i % 3 == 0 ? "h264_gop2s.mp4" : (i % 3 == 1 ? "vfr.mp4" : "image.png")
-            try FileManager.default.createSymbolicLink(atPath: t.appendingPathComponent("in/f\(i).\((src as NSString).pathExtension)").path,
-                                                       withDestinationPath: samples.appendingPathComponent(src).path)
+            let link = t.appendingPathComponent("in/f\(i).\((src as NSString).pathExtension)")
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: samples.appendingPathComponent(src).path)
+            perShard[Self.shard(of: link.standardizedFileURL.path, count: n)] += 1
+            i += 1
         }
         let input = t.appendingPathComponent("in").path, shared = t.appendingPathComponent("shared").path
         let common = ["thumbs", input, "--count", "4", "--exact", "--max-size", "48", "--jobs", "1", "--resume", "-q"]
@@ -283,7 +297,6 @@ import Testing
         let whole = try Scrub.run(common + ["--out", t.appendingPathComponent("whole").path, "--json", t.appendingPathComponent("whole.jsonl").path])
         #expect(whole.status == 0, "\(whole.stderr)")
         // Three shards at once into one directory; shard 1 is killed as soon as it has finished a file.
-        let n = 3
         var procs = try (0..<n).map { k in
             try launch(common + ["--shard", "\(k)/\(n)", "--out", shared, "--json", t.appendingPathComponent("m\(k).jsonl").path])
         }
@@ -300,6 +313,7 @@ import Testing
         #expect(procs[1].terminationStatus == 0)
         let listing = { (dir: String) in Set(((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix(".") }) }
         #expect(listing(shared) == listing(t.appendingPathComponent("whole").path), "the same files as the unsharded run")
+        for k in 0..<n { #expect(!records(t.appendingPathComponent("m\(k).jsonl").path).isEmpty, "shard \(k) had files (the hash above is scrub's)") }
         let union = (0..<n).reduce(into: Set<String>()) { $0.formUnion(records(t.appendingPathComponent("m\($1).jsonl").path)) }
         #expect(union == records(t.appendingPathComponent("whole.jsonl").path), "the shards' manifests together are the whole manifest")
         let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? []).filter { $0.hasPrefix(".") }
