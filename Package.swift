@@ -18,7 +18,10 @@ let package = Package(
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         // The thin FFmpeg wrapper layer: the only code that imports CFFmpeg or touches unsafe pointers.
         // Each wrapper owns one FFmpeg object and frees it exactly once; everything it hands out is a Swift value.
-        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CJPEG", "CWebP", "CHeif", "CZlib", "MediaTime"]),
+        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CJPEG", "CWebP", "CHeif", "CZlib", "CPulse", "MediaTime"]),
+        // PulseAudio's simple playback API, loaded at run time like FFmpeg (headers from libpulse-dev): sound for the
+        // player; nothing else maps it, and without it (or without a server) the player is silent, saying why.
+        .target(name: "CPulse", linkerSettings: [.linkedLibrary("dl")]),
         // libjpeg-turbo: JPEG stills decoded with DCT-domain scaling while streaming from the file.
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libwebp: WebP stills decoded straight to the output size, and the first frame of animated WebP.

@@ -2,6 +2,22 @@
 // Each function loads its library on first use (loader.c) and forwards to the real one.
 #include "loader.h"
 
+int av_channel_layout_check(const AVChannelLayout *a0) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_channel_layout_check)(a0);
+}
+
+int av_channel_layout_copy(AVChannelLayout *a0, const AVChannelLayout *a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_channel_layout_copy)(a0, a1);
+}
+
+void av_channel_layout_default(AVChannelLayout *a0, int a1) {
+    SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_channel_layout_default)(a0, a1);
+}
+
+void av_channel_layout_uninit(AVChannelLayout *a0) {
+    SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_channel_layout_uninit)(a0);
+}
+
 const char *av_color_primaries_name(enum AVColorPrimaries a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_color_primaries_name)(a0);
 }
@@ -76,6 +92,10 @@ void av_freep(void *a0) {
 
 int64_t av_gettime_relative(void) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_gettime_relative)();
+}
+
+AVRational av_guess_sample_aspect_ratio(AVFormatContext *a0, AVStream *a1, AVFrame *a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_guess_sample_aspect_ratio)(a0, a1, a2);
 }
 
 int av_interleaved_write_frame(AVFormatContext *a0, AVPacket *a1) {
@@ -157,6 +177,10 @@ int av_strerror(int a0, char *a1, size_t a2) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_strerror)(a0, a1, a2);
 }
 
+const char *av_version_info(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_version_info)();
+}
+
 void av_vlog(void *a0, int a1, const char *a2, va_list a3) {
     SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_vlog)(a0, a1, a2, a3);
 }
@@ -225,6 +249,10 @@ int avcodec_send_packet(AVCodecContext *a0, const AVPacket *a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_send_packet)(a0, a1);
 }
 
+unsigned int avcodec_version(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_version)();
+}
+
 AVFormatContext *avformat_alloc_context(void) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_alloc_context)();
 }
@@ -269,6 +297,10 @@ int avformat_seek_file(AVFormatContext *a0, int a1, int64_t a2, int64_t a3, int6
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_seek_file)(a0, a1, a2, a3, a4, a5);
 }
 
+unsigned int avformat_version(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_version)();
+}
+
 int avformat_write_header(AVFormatContext *a0, AVDictionary **a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_write_header)(a0, a1);
 }
@@ -305,6 +337,34 @@ int64_t avio_size(AVIOContext *a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_size)(a0);
 }
 
+unsigned int avutil_version(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, avutil_version)();
+}
+
+int swr_alloc_set_opts2(struct SwrContext **a0, AVChannelLayout *a1, enum AVSampleFormat a2, int a3, AVChannelLayout *a4, enum AVSampleFormat a5, int a6, int a7, void *a8) {
+    return SCRUB_FORWARD(SCRUB_LIB_SWRESAMPLE, swr_alloc_set_opts2)(a0, a1, a2, a3, a4, a5, a6, a7, a8);
+}
+
+int swr_convert(struct SwrContext *a0, uint8_t **a1, int a2, const uint8_t **a3, int a4) {
+    return SCRUB_FORWARD(SCRUB_LIB_SWRESAMPLE, swr_convert)(a0, a1, a2, a3, a4);
+}
+
+void swr_free(struct SwrContext **a0) {
+    SCRUB_FORWARD(SCRUB_LIB_SWRESAMPLE, swr_free)(a0);
+}
+
+int swr_get_out_samples(struct SwrContext *a0, int a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_SWRESAMPLE, swr_get_out_samples)(a0, a1);
+}
+
+int swr_init(struct SwrContext *a0) {
+    return SCRUB_FORWARD(SCRUB_LIB_SWRESAMPLE, swr_init)(a0);
+}
+
+unsigned int swresample_version(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_SWRESAMPLE, swresample_version)();
+}
+
 void sws_freeContext(struct SwsContext *a0) {
     SCRUB_FORWARD(SCRUB_LIB_SWSCALE, sws_freeContext)(a0);
 }
@@ -327,5 +387,9 @@ int sws_scale(struct SwsContext *a0, const uint8_t *const *a1, const int *a2, in
 
 int sws_setColorspaceDetails(struct SwsContext *a0, const int *a1, int a2, const int *a3, int a4, int a5, int a6, int a7) {
     return SCRUB_FORWARD(SCRUB_LIB_SWSCALE, sws_setColorspaceDetails)(a0, a1, a2, a3, a4, a5, a6, a7);
+}
+
+unsigned int swscale_version(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_SWSCALE, swscale_version)();
 }
 

@@ -16,8 +16,10 @@ static const char *const sonames[] = {
     [SCRUB_LIB_SWSCALE] = "libswscale.so." SCRUB_STR(LIBSWSCALE_VERSION_MAJOR),
     [SCRUB_LIB_AVCODEC] = "libavcodec.so." SCRUB_STR(LIBAVCODEC_VERSION_MAJOR),
     [SCRUB_LIB_AVFORMAT] = "libavformat.so." SCRUB_STR(LIBAVFORMAT_VERSION_MAJOR),
+    [SCRUB_LIB_SWRESAMPLE] = "libswresample.so." SCRUB_STR(LIBSWRESAMPLE_VERSION_MAJOR),
 };
-static void *handles[4];
+#define SCRUB_LIBRARIES 5
+static void *handles[SCRUB_LIBRARIES];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 // FFmpeg's log: where it goes, kept here so that choosing it does not load FFmpeg.
@@ -82,21 +84,24 @@ void *scrub_ffmpeg_symbol(enum scrub_ffmpeg_library library, const char *name) {
 static const char *const names[] = {
     [SCRUB_LIB_AVUTIL] = "libavutil", [SCRUB_LIB_SWSCALE] = "libswscale",
     [SCRUB_LIB_AVCODEC] = "libavcodec", [SCRUB_LIB_AVFORMAT] = "libavformat",
+    [SCRUB_LIB_SWRESAMPLE] = "libswresample",
 };
 static const char *const version_functions[] = {
     [SCRUB_LIB_AVUTIL] = "avutil_version", [SCRUB_LIB_SWSCALE] = "swscale_version",
     [SCRUB_LIB_AVCODEC] = "avcodec_version", [SCRUB_LIB_AVFORMAT] = "avformat_version",
+    [SCRUB_LIB_SWRESAMPLE] = "swresample_version",
 };
 static const unsigned built_versions[] = {
     [SCRUB_LIB_AVUTIL] = LIBAVUTIL_VERSION_INT, [SCRUB_LIB_SWSCALE] = LIBSWSCALE_VERSION_INT,
     [SCRUB_LIB_AVCODEC] = LIBAVCODEC_VERSION_INT, [SCRUB_LIB_AVFORMAT] = LIBAVFORMAT_VERSION_INT,
+    [SCRUB_LIB_SWRESAMPLE] = LIBSWRESAMPLE_VERSION_INT,
 };
 
-int scrub_ffmpeg_library_count(void) { return 4; }
+int scrub_ffmpeg_library_count(void) { return SCRUB_LIBRARIES; }
 
 scrub_ffmpeg_library_info scrub_ffmpeg_probe(int index, char *error, size_t size) {
     scrub_ffmpeg_library_info info = {0};
-    if (index < 0 || index >= 4) return info;
+    if (index < 0 || index >= SCRUB_LIBRARIES) return info;
     info.name = names[index];
     info.soname = sonames[index];
     info.built = built_versions[index];

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -332,5 +333,39 @@ static inline void scrub_ranged_close(AVIOContext *pb) {
     av_freep(&pb->buffer);
     avio_context_free(&pb);
 }
+
+// --- Sound: decoded audio frames to interleaved signed 16-bit for the sound server (libswresample). ---
+
+// A converter from `frame`'s channel layout, sample format and rate to interleaved S16 with `out_channels` channels
+// (the standard layout: 5.1/7.1 are down-mixed) at `out_rate`; NULL when swresample refuses it.
+static inline SwrContext *scrub_swr_for_frame(const AVFrame *frame, int out_rate, int out_channels) {
+    SwrContext *swr = NULL;
+    AVChannelLayout out_layout, in_layout;
+    av_channel_layout_default(&out_layout, out_channels);
+    if (frame->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || av_channel_layout_check(&frame->ch_layout) == 0)
+        av_channel_layout_default(&in_layout, frame->ch_layout.nb_channels > 0 ? frame->ch_layout.nb_channels : 2);
+    else if (av_channel_layout_copy(&in_layout, &frame->ch_layout) < 0) return NULL;
+    int r = swr_alloc_set_opts2(&swr, &out_layout, AV_SAMPLE_FMT_S16, out_rate,
+                                &in_layout, (enum AVSampleFormat)frame->format, frame->sample_rate, 0, NULL);
+    av_channel_layout_uninit(&in_layout);
+    if (r < 0 || !swr) { swr_free(&swr); return NULL; }
+    if (swr_init(swr) < 0) { swr_free(&swr); return NULL; }
+    return swr;
+}
+
+// Upper bound of the samples (per channel) that converting `in_samples` more can give.
+static inline int scrub_swr_out_capacity(SwrContext *swr, int in_samples) { return swr_get_out_samples(swr, in_samples); }
+
+// Converts `frame` (NULL: drain) into `out` (room for `capacity` samples per channel); samples per channel written,
+// or a negative AVERROR.
+static inline int scrub_swr_convert_frame(SwrContext *swr, const AVFrame *frame, int16_t *out, int capacity) {
+    uint8_t *outs[1] = { (uint8_t *)out };
+    return swr_convert(swr, outs, capacity, frame ? (const uint8_t **)frame->extended_data : NULL, frame ? frame->nb_samples : 0);
+}
+
+static inline void scrub_swr_free(SwrContext *swr) { swr_free(&swr); }
+
+// The frame's channel count, sample format and layout identity: a converter is remade when these change.
+static inline int scrub_frame_channels(const AVFrame *f) { return f->ch_layout.nb_channels; }
 
 #endif
