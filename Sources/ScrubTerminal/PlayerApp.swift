@@ -14,6 +14,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         public var exactSeeks = false
         /// Start over at the end instead of pausing.
         public var loop = false
+        /// Sound (the default: PulseAudio's default sink); nil: silent.
+        public var sound: SoundOptions? = SoundOptions()
         /// The defaults: detect graphics, keyframe seeks, pause at the end.
         public init() {}
     }
@@ -44,13 +46,16 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     private var lastPictureAt = 0.0
     private var lastPictureCost = 0.0
     private var rateIndex = 2
+    /// Until when the status line gives the whole reason there is no sound (then just "no sound").
+    private var soundNoticeUntil = 0.0
+    private var soundProblemSeen: String? = nil
 
     /// A player app for `path`; nothing happens until ``run()``.
     public init(path: String, options: Options) {
         self.path = path
         self.options = options
         self.exact = options.exactSeeks
-        self.player = Player(path: path)
+        self.player = Player(path: path, sound: options.sound)
     }
 
     /// Runs until the user quits. Throws (with the terminal restored) when the file cannot be played.
@@ -162,6 +167,9 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         case .character("["): setRate(index: rateIndex - 1)
         case .character("]"): setRate(index: rateIndex + 1)
         case .character("e"), .character("E"): exact.toggle(); lastStatus = ""
+        case .character("m"), .character("M"): player.isMuted.toggle()
+        case .character("/"): player.volume = ((player.volume - 0.1) * 10).rounded() / 10
+        case .character("*"): player.volume = ((player.volume + 0.1) * 10).rounded() / 10
         case .character(let c) where c.isWholeNumber:
             scrub(toFraction: Double(c.wholeNumberValue ?? 0) / 10, absolute: true)
         case .mouse(let button, let column, let row, let pressed):
@@ -232,6 +240,18 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
 
     // MARK: - Drawing
 
+    /// The sound's part of the status line: the volume, "muted", or why there is no sound (in full for 5 s).
+    private func soundLabel(now: Double) -> String {
+        let s = player.soundStatus
+        guard s.isAvailable else {
+            guard let problem = s.problem else { return "" }
+            if problem != soundProblemSeen { soundProblemSeen = problem; soundNoticeUntil = now + 5 }
+            return now < soundNoticeUntil ? "no sound (\(problem))" : "no sound"
+        }
+        let level = s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%"
+        return rates[rateIndex] == 1 ? level : level + " (silent at other speeds)"
+    }
+
     private func draw(_ info: PlayerMediaInfo?) {
         var out = ""
         let now = Date().timeIntervalSince1970
@@ -243,8 +263,9 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let current = player.currentTime, start = player.startTime
         if current.isNumeric && (!knownEnd.isNumeric || current > knownEnd) { knownEnd = current }
         let span = barSpan()
-        let line = StatusLine(playing: player.rate > 0, current: current - start, duration: player.duration, rate: rates[rateIndex],
+        var line = StatusLine(playing: player.rate > 0, current: current - start, duration: player.duration, rate: rates[rateIndex],
                               exactSeeks: exact, graphics: graphicsLabel, dropped: player.frameStatistics.dropped)
+        line.sound = soundLabel(now: now)
         let fraction = span.isNumeric && span > .zero ? (current - start).fraction(of: span) : 0
         let status = composer.status(layout: layout, line: line, fraction: fraction)
         if status != lastStatus { out += status; lastStatus = status }

@@ -28,7 +28,7 @@ public enum PlayerBenchmark {
 
     /// Plays `path` for `seconds` on a null terminal of `columns × rows` with `kind` graphics, then `seeks` keyframe and `seeks` exact seeks; throws when the file cannot be played.
     public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20) throws -> Report {
-        let player = Player(path: path)
+        let player = Player(path: path, sound: nil)   // headless: measures the picture, plays no sound
         let ready = DispatchSemaphore(value: 0)
         player.whenReady { ready.signal() }
         _ = ready.wait(timeout: .now() + 30)

@@ -58,6 +58,8 @@ public struct StatusLine: Sendable {
     public var graphics: String
     /// Frames dropped so far (shown when any).
     public var dropped: Int
+    /// The sound: volume, "muted" or why there is none ("" to leave it out).
+    public var sound = ""
 
     /// A status line with these facts.
     public init(playing: Bool, current: MediaTime, duration: MediaTime, rate: Double, exactSeeks: Bool, graphics: String, dropped: Int) {
@@ -77,8 +79,9 @@ public struct StatusLine: Sendable {
         let remaining = duration.isNumeric ? "-" + (duration - current).formatted(fractionDigits: digits) : ""
         let rateText = rate == 1 ? "1×" : String(format: "%g×", rate)
         // Glyphs common monospace fonts have (DejaVu Sans Mono has ▶ and ‖, not ⏸ or ⏯).
-        var parts = [playing ? "▶ playing" : "‖ paused", times, remaining, rateText, exactSeeks ? "exact seeks" : "fast seeks"]
-        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  q quit"
+        var parts = [playing ? "▶ playing" : "‖ paused", times, remaining, rateText] + (sound.isEmpty ? [] : [sound])
+            + [exactSeeks ? "exact seeks" : "fast seeks"]
+        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * volume  q quit"
         var line = parts.joined(separator: "  ")
         // The graphics mode, with its reason when that fits ("blocks256 (tmux/screen: …)"), else the mode alone.
         let shortGraphics = graphics.split(separator: " ", maxSplits: 1).first.map(String.init) ?? graphics

@@ -16,6 +16,7 @@ enum ManualPage {
     static let environment: [(String, String)] = [
         ("SCRUB_GRAPHICS", "How scrub play draws pictures: kitty, iterm, sixel, blocks, blocks256 or none (as --graphics; the option wins). Unset: chosen from the environment, then by asking the terminal."),
         ("TERM, COLORTERM, TERM_PROGRAM, KITTY_WINDOW_ID", "Read by scrub play to choose the graphics when none is forced."),
+        ("PULSE_SERVER", "The sound server scrub play connects to (unix:PATH or tcp:HOST); unset: the user's PulseAudio or PipeWire server."),
         ("NO_COLOR", "When set and not empty, progress is printed as plain lines, without colours or escape codes."),
         ("XDG_CACHE_HOME", "Where the caches live (an absolute path; default ~/.cache): scrub's in $XDG_CACHE_HOME/scrub, the desktop's in $XDG_CACHE_HOME/thumbnails."),
         ("HOME", "The default cache location's base, when XDG_CACHE_HOME is unset."),

@@ -6,21 +6,27 @@ import ScrubTerminal
 enum PlayCommand {
     static let spec = CommandSpec(
         name: "play",
-        abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics). No audio output.",
-        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] | scrub play --bench FILE",
+        abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics), with sound.",
+        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] | scrub play --bench FILE",
         options: [
             OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
             OptionSpec(names: ["--loop"], takesValue: false, help: "Start over at the end instead of pausing."),
+            OptionSpec(names: ["--no-audio"], takesValue: false, help: "Play no sound (the picture runs on the system clock)."),
+            OptionSpec(names: ["--audio-device"], takesValue: true, valueName: "NAME", help: "The PulseAudio/PipeWire sink to play on (pactl list short sinks); default: the server's default."),
+            OptionSpec(names: ["--aid"], takesValue: true, valueName: "N", help: "Which audio stream, counted from 1 (default: the container's first decodable one)."),
             OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics."),
             OptionSpec(names: ["--seconds"], takesValue: true, valueName: "N", help: "With --bench: seconds of playback (default 10)."),
             OptionSpec(names: ["--size"], takesValue: true, valueName: "COLSxROWS", help: "With --bench: terminal size (default 160x48)."),
         ],
         discussion: """
         Keys: space play/pause · ←/→ ±5 s · ↑/↓ ±60 s · ,/. one frame back/forward · 0–9 jump to 0–90 % ·
-        Home/End · [/] slower/faster · e exact seeks on/off · q, Esc or Ctrl-C quit.
+        Home/End · [/] slower/faster · e exact seeks on/off · m mute · / and * volume down/up · q, Esc or Ctrl-C quit.
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
-        Mouse: click or drag on the bar to seek. Video only: scrub plays no sound.
+        Mouse: click or drag on the bar to seek.
+        Sound goes to the PulseAudio server (PipeWire desktops serve the same protocol) and leads the clock while it
+        plays at normal speed; at other speeds, while seeking, and without a server (over SSH, say) the picture plays
+        silently on the system clock and the status line says why.
         """,
         operands: .media,
         examples: [
@@ -45,6 +51,12 @@ enum PlayCommand {
         options.graphics = graphics
         options.exactSeeks = p.flag("--exact")
         options.loop = p.flag("--loop")
+        if p.flag("--no-audio") {
+            options.sound = nil
+        } else {
+            options.sound?.device = p.value("--audio-device")
+            options.sound?.streamNumber = try p.int("--aid", in: 1...64, command: "play")
+        }
         if let problem = MediaInspector(verifiesDecoding: false).inspect(path: path).error {
             printError("scrub: \(problem)")
             return 1

@@ -70,7 +70,7 @@ struct PlayTmuxTests {
         // sessions. Retry until the session is really there.
         for _ in 0..<30 {
             Tmux.run(["new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows),
-                      "TERM=xterm-256color COLORTERM=truecolor '\(Scrub.binary)' play \(args); echo EXITED:$?; sleep 20"])
+                      "TERM=xterm-256color COLORTERM=truecolor PULSE_SERVER=unix:/nonexistent-scrub-test/pulse.sock '\(Scrub.binary)' play \(args); echo EXITED:$?; sleep 20"])
             if Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains(Substring(name)) { break }
             usleep(100_000)
         }
@@ -144,6 +144,8 @@ struct PlayTmuxTests {
         usleep(1_500_000)
         let b = Tmux.shownSeconds(screen(name)) ?? -1
         #expect(b > a, "time advances while playing (\(a) → \(b))")
+        // No sound server here (PULSE_SERVER points nowhere): the picture plays and the status line says why.
+        #expect(screen(name).contains("no sound"), "the status line says there is no sound")
         Tmux.run(["send-keys", "-t", name, "C-c"])   // in raw mode Ctrl-C is a key: quit
         let s = waitFor(name) { $0.contains("EXITED:") }
         #expect(s.contains("EXITED:0"), "Ctrl-C quits")

@@ -6,22 +6,11 @@ import Testing
 /// The front door: what `MediaOpener.open` learns once (kind, chapters) and that requests open a file once.
 @Suite(.enabled(if: Reference.available, "needs ffmpeg/ffprobe"))
 struct MediaFactsTests {
-    static let dir: URL = {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-facts-\(getpid())")
-        try? FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }()
+    static var dir: URL { Reference.madeDirectory }
 
     /// A file made by the ffmpeg CLI: `args` before the output name.
     static func make(_ name: String, _ args: [String]) throws -> String {
-        let out = dir.appendingPathComponent(name).path
-        if !FileManager.default.fileExists(atPath: out) {   // (made aside and renamed: tests run in parallel)
-            let part = dir.appendingPathComponent("part-\(UUID().uuidString)-\(name)").path
-            _ = Reference.run("ffmpeg", ["-v", "error", "-y"] + args + [part])
-            _ = rename(part, out)
-        }
-        try #require(FileManager.default.fileExists(atPath: out), "ffmpeg made \(name)")
-        return out
+        try #require(Reference.make(name, args), "ffmpeg made \(name)")
     }
 
     static func video(_ name: String = "clip.mkv") throws -> String {
@@ -103,7 +92,7 @@ struct MediaFactsTests {
         let wav = try Self.make("played.wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=2"])
         var player: Player?
         let n = await opens(of: wav) {
-            let p = Player(path: wav)
+            let p = Player(path: wav, sound: nil)   // (with sound, a second demuxer reads the audio packets)
             _ = await p.waitUntilReady()
             player = p
         }

@@ -292,7 +292,7 @@ func s(_ x: Double) -> MediaTime { MediaTime(seconds: x, preferredTimescale: 100
 @Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
 struct DecodingPipelineTests {
     func ready(_ path: String) async -> Player {
-        let p = Player(path: path)
+        let p = Player(path: path, sound: nil)
         _ = await p.waitUntilReady()
         return p
     }
@@ -335,7 +335,7 @@ struct DecodingPipelineTests {
     }
 
     @Test func badFileFails() async {
-        let p = Player(path: "/nonexistent/x.mp4")
+        let p = Player(path: "/nonexistent/x.mp4", sound: nil)
         let status = await p.waitUntilReady()
         guard case .failed(let e) = status else { Issue.record("expected failure, got \(status)"); return }
         #expect(e.kind == .notFound)

@@ -23,6 +23,25 @@ enum Reference {
         return d
     }
 
+    /// Where ``make(_:_:)`` puts what it makes (one directory per test process).
+    static let madeDirectory: URL = {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-made-\(getpid())")
+        try? FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    /// A file made by the ffmpeg CLI (`args` before the output name), once per test process; nil when ffmpeg failed.
+    /// Made aside and renamed: tests run in parallel and may ask for the same file.
+    static func make(_ name: String, _ args: [String]) -> String? {
+        let out = madeDirectory.appendingPathComponent(name).path
+        if !FileManager.default.fileExists(atPath: out) {
+            let part = madeDirectory.appendingPathComponent("part-\(UUID().uuidString)-\(name)").path
+            _ = run("ffmpeg", ["-v", "error", "-y"] + args + [part])
+            _ = rename(part, out)
+        }
+        return FileManager.default.fileExists(atPath: out) ? out : nil
+    }
+
     /// Presentation times of every video frame, as ffprobe reports them (best-effort timestamps), sorted.
     static func frameTimes(_ path: String) -> [Double] {
         let out = run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",

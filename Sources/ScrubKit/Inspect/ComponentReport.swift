@@ -87,7 +87,10 @@ public struct ComponentReport: Sendable {
                     ?? "no font installed: contact sheets need one (Debian: apt-get install fonts-dejavu-core)"),
         ]
         features += extraFeatures
-        features.append(Feature(key: "sound", available: false, detail: "no sound output in this version: scrub play is silent"))
+        let pulse = PulseOutput.libraryPath
+        features.append(Feature(key: "sound", available: pulse != nil,
+                                detail: pulse.map { "sound in scrub play through PulseAudio/PipeWire (\($0), loaded when playing)" }
+                                    ?? "no PulseAudio client library: scrub play is silent (Debian: apt-get install libpulse0)"))
         return ComponentReport(ffmpegRelease: found ? LibraryVersions.ffmpegRelease : nil, ffmpeg: ff, libraries: libraries, features: features)
     }
 
@@ -96,6 +99,7 @@ public struct ComponentReport: Sendable {
         case "libavformat": return "reading containers, files and URLs"
         case "libavcodec": return "decoding video and stills, PNG/WebP output"
         case "libswscale": return "scaling and colour conversion"
+        case "libswresample": return "converting decoded sound for the player"
         default: return "FFmpeg's common utilities"
         }
     }

@@ -53,11 +53,28 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
     /// Default budget of the preview cache: 48 MiB (about 60 pictures of 640×400).
     public static let defaultPreviewBudget = 48 << 20
 
-    /// A pipeline for `path` with a preview cache of `previewBudget` bytes; nothing is opened until ``load(_:)``.
-    public init(path: String, previewBudget: Int = DecodingPipeline.defaultPreviewBudget) {
+    /// The sound, when asked for.
+    private let sound: SoundPlayback?
+
+    /// A pipeline for `path` with a preview cache of `previewBudget` bytes, playing sound as `sound` says (nil:
+    /// silent); nothing is opened until ``load(_:)``.
+    public init(path: String, previewBudget: Int = DecodingPipeline.defaultPreviewBudget, sound: SoundOptions? = nil) {
         self.path = path
         previews = MemoryCache(budget: previewBudget)
+        self.sound = sound.map { SoundPlayback(path: path, options: $0) }
     }
+
+    /// Plays sound from `time`, or silences it (nil).
+    public func playSound(from time: MediaTime?) { sound?.play(from: time) }
+
+    /// What is heard now, while sound plays.
+    public func soundClock(now: Double) -> MediaTime? { sound?.clock(now: now) }
+
+    /// Volume (0…1) and mute.
+    public func setSound(volume: Double?, muted: Bool?) { sound?.set(volume: volume, muted: muted) }
+
+    /// What the sound is doing; "sound off" when the pipeline was made without it.
+    public var soundStatus: SoundStatus { sound?.status ?? .silent("sound off") }
 
     /// Seeks whose picture was decoded, and seeks served from the preview cache.
     public var previewStatistics: (decoded: Int, fromCache: Int) { shared.withLock { ($0.previewsDecoded, $0.previewsFromCache) } }
@@ -123,6 +140,7 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
     public func close() {
         shared.withLock { $0.closed = true }
         wake.signal()
+        sound?.close()
     }
 
     // MARK: - Decode thread
@@ -134,9 +152,11 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
             // Opened once: a file without video plays its timeline from the same facts.
             let opened = try MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit))
             if opened.facts.kind == .audioOnly || opened.facts.kind == .nothing, !opened.facts.isText {
+                if opened.facts.kind == .audioOnly { sound?.start(facts: opened.facts) }
                 return runWithoutVideo(opened.facts, loaded)
             }
             source = try VideoSource(opened, pixelLimit: MediaInspector.defaultPixelLimit)
+            if !source.isStill { sound?.start(facts: opened.facts) }
             extractor = try FrameExtractor(source: source, threading: .frame(min(2, ProcessInfo.processInfo.activeProcessorCount)),
                                            lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
         } catch let e as MediaError {

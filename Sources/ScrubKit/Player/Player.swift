@@ -17,11 +17,12 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     /// What happens at the end of the media.
     public enum ActionAtItemEnd: Sendable { case pause, loop }
 
-    private let core = DispatchQueue(label: "scrubkit.player")
+    let core = DispatchQueue(label: "scrubkit.player")
     /// Where seek completions and end-of-media callbacks run.
     public let callbackQueue = DispatchQueue(label: "scrubkit.player.callbacks")
     private let clock: MediaClock
-    private let pipeline: PlayerPipeline
+    /// The media side (decoding, sound); the player owns the clock and the rules.
+    let pipeline: PlayerPipeline
 
     // State (core queue only).
     private var _status: Status = .unknown
@@ -40,14 +41,16 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     private var sliderSeekInFlight = false
     private var chase: (time: MediaTime, before: MediaTime, after: MediaTime)? = nil
     private var pendingFraction: (Double, Bool)? = nil
-    private var nextObserverID = 0
-    private var periodic: [Int: PeriodicObserver] = [:]
-    private var boundaries: [Int: BoundaryObserver] = [:]
-    private var endObservers: [Int: ObserverMailbox] = [:]
+    var nextObserverID = 0
+    var periodic: [Int: PeriodicObserver] = [:]
+    var boundaries: [Int: BoundaryObserver] = [:]
+    var endObservers: [Int: ObserverMailbox] = [:]
     private var readyWaiters: [@Sendable () -> Void] = []
     private var _actionAtItemEnd: ActionAtItemEnd = .pause
+    /// Whether the pipeline was last told to play sound.
+    private var soundOn = false
 
-    /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:)`` for a file.
+    /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:sound:)`` for a file.
     public init(pipeline: PlayerPipeline, clock: MediaClock = SystemClock()) {
         self.pipeline = pipeline
         self.clock = clock
@@ -57,9 +60,10 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         }
     }
 
-    /// A player decoding `path` with FFmpeg.
-    public convenience init(path: String, clock: MediaClock = SystemClock()) {
-        self.init(pipeline: DecodingPipeline(path: path), clock: clock)
+    /// A player decoding `path` with FFmpeg, playing its sound as `sound` says (the default: the PulseAudio server's
+    /// default sink; nil: silent). Without a sound server the picture plays on the monotonic clock.
+    public convenience init(path: String, clock: MediaClock = SystemClock(), sound: SoundOptions? = SoundOptions()) {
+        self.init(pipeline: DecodingPipeline(path: path, sound: sound), clock: clock)
     }
 
     deinit { pipeline.close() }
@@ -79,7 +83,13 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     public var mediaInfo: PlayerMediaInfo? { core.sync { info } }
 
     /// The current media time (held still while a seek is in flight or paused).
-    public var currentTime: MediaTime { core.sync { time(at: clock.now()) } }
+    public var currentTime: MediaTime {
+        core.sync {
+            followSound()
+            return time(at: clock.now())
+        }
+    }
+
 
     /// 0 when paused. Setting a positive rate plays at it; 0 pauses.
     public var rate: Double {
@@ -149,66 +159,6 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         }
     }
 
-    // MARK: - Observers
-
-    /// Calls `block` on `queue` (serial) at every multiple of `interval` on the media timeline while playing,
-    /// and whenever time jumps (seek) or playback starts or stops. A busy queue never piles up callbacks: at most
-    /// one is pending, carrying the latest time.
-    public func addPeriodicTimeObserver(forInterval interval: MediaTime, queue: DispatchQueue? = nil,
-                                        using block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
-        precondition(interval.isNumeric && interval > .zero, "the interval must be a positive numeric time")
-        let mailbox = ObserverMailbox(queue: queue ?? DispatchQueue(label: "scrubkit.player.observer"), block: block)
-        return core.sync {
-            nextObserverID += 1
-            periodic[nextObserverID] = PeriodicObserver(interval: interval, mailbox: mailbox)
-            scheduleWake()
-            return TimeObserverToken(id: nextObserverID)
-        }
-    }
-
-    /// Calls `block` on `queue` when normal playback crosses one of `times` (not on seeks).
-    /// Throws when `times` is empty.
-    public func addBoundaryTimeObserver(forTimes times: [MediaTime], queue: DispatchQueue? = nil,
-                                        using block: @escaping @Sendable (MediaTime) -> Void) throws -> TimeObserverToken {
-        guard !times.isEmpty else { throw MediaError(.invalidRequest, path: "player", "a boundary time observer needs at least one time") }
-        let mailbox = ObserverMailbox(queue: queue ?? DispatchQueue(label: "scrubkit.player.observer"), block: block)
-        return core.sync {
-            nextObserverID += 1
-            boundaries[nextObserverID] = BoundaryObserver(times: times.filter(\.isNumeric).sorted(), mailbox: mailbox)
-            scheduleWake()
-            return TimeObserverToken(id: nextObserverID)
-        }
-    }
-
-    /// Calls `block` on `queue` with the end time each time playback reaches the end of the media.
-    public func addEndOfMediaObserver(queue: DispatchQueue? = nil, using block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
-        let mailbox = ObserverMailbox(queue: queue ?? callbackQueue, block: block)
-        return core.sync {
-            nextObserverID += 1
-            endObservers[nextObserverID] = mailbox
-            return TimeObserverToken(id: nextObserverID)
-        }
-    }
-
-    /// Stops an observer: no new callback starts after this returns.
-    public func removeTimeObserver(_ token: TimeObserverToken) {
-        core.sync {
-            periodic.removeValue(forKey: token.id)?.mailbox.remove()
-            boundaries.removeValue(forKey: token.id)?.mailbox.remove()
-            endObservers.removeValue(forKey: token.id)?.remove()
-        }
-    }
-
-    /// Periodic times as an async sequence (newest kept when the consumer is slow); ends when cancelled.
-    public func periodicTimes(forInterval interval: MediaTime) -> AsyncStream<MediaTime> {
-        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let token = addPeriodicTimeObserver(forInterval: interval, queue: DispatchQueue(label: "scrubkit.player.stream")) {
-                continuation.yield($0)
-            }
-            continuation.onTermination = { [weak self] _ in self?.removeTimeObserver(token) }
-        }
-    }
-
     // MARK: - Frames
 
     /// The newest decoded frame for the current time, or nil when there is nothing new to show.
@@ -237,6 +187,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
             lastReported = anchorMedia
             _status = .readyToPlay
             if let (f, d) = pendingFraction { pendingFraction = nil; sliderSeek(f, d) }
+            syncSound()
         case .failure(let e):
             _status = .failed(e)
         }
@@ -271,7 +222,31 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         _rate = newRate
         lastReported = anchorMedia
         if changed || newRate > 0 { postPeriodic(anchorMedia) }
+        syncSound()
         scheduleWake()
+    }
+
+    /// Sound plays while the player plays at normal speed and no seek is in flight; it starts (a new start, nothing
+    /// stale) where the timeline is.
+    private func syncSound(restart: Bool = false) {
+        let wanted = _rate == 1 && !seeking && _status == .readyToPlay
+        if wanted && (!soundOn || restart) {
+            pipeline.playSound(from: anchorMedia)
+        } else if !wanted && soundOn {
+            pipeline.playSound(from: nil)
+        }
+        soundOn = wanted
+    }
+
+    /// While sound plays, what is heard is the clock: the timeline is re-anchored to it (between its reports the
+    /// monotonic clock interpolates).
+    private func followSound() {
+        guard soundOn, _rate == 1, !seeking else { return }
+        let now = clock.now()
+        guard var heard = pipeline.soundClock(now: now) else { return }
+        if let end, heard > end { heard = end }
+        anchorMedia = heard
+        anchorHost = now
     }
 
     private func startSeek(_ requested: MediaTime, _ before: MediaTime, _ after: MediaTime, _ completion: (@Sendable (Bool) -> Void)?,
@@ -295,6 +270,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         anchorHost = clock.now()
         lastReported = target
         seeking = true
+        syncSound()
         postPeriodic(target)
         oldInternal?(false)
         let exact = before == .zero && after == .zero
@@ -315,6 +291,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         if actual != target { postPeriodic(actual) }
         if let c = pendingSeekCompletion { pendingSeekCompletion = nil; callbackQueue.async { c(true) } }
         if let c = pendingInternalCompletion { pendingInternalCompletion = nil; c(true) }
+        syncSound()
         scheduleWake()
     }
 
@@ -352,6 +329,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     private func update() {
         guard case .readyToPlay = _status else { return }
         guard _rate > 0, !seeking else { return }
+        followSound()
         let now = clock.now()
         let t = time(at: now)
         let from = lastReported
@@ -378,6 +356,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
             anchorMedia = end
             anchorHost = now
             _rate = 0
+            syncSound()
             postPeriodic(end)
         case .loop:
             let start = info?.start.isNumeric == true ? info!.start : .zero
@@ -386,6 +365,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
             lastReported = start
             postPeriodic(start)
             pipeline.seek(to: start, toleranceBefore: .zero, toleranceAfter: .zero) { _ in }
+            syncSound(restart: true)
         }
     }
 
@@ -394,7 +374,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     }
 
     /// Asks the clock to wake the player at the next media time something must happen.
-    private func scheduleWake() {
+    func scheduleWake() {
         guard case .readyToPlay = _status, _rate > 0, !seeking else { return }
         let t = lastReported
         var next: MediaTime? = end

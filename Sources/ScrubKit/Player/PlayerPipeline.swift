@@ -53,4 +53,25 @@ public protocol PlayerPipeline: AnyObject, Sendable {
     var frameStatistics: (shown: Int, dropped: Int) { get }
     /// Stops decoding for good.
     func close()
+
+    /// Sound: plays from `time` on (a new start: nothing queued before is heard), or is silent from now (nil:
+    /// paused, seeking, not at normal speed).
+    func playSound(from time: MediaTime?)
+    /// The media time being heard at monotonic `now` while sound plays, the player's master clock; nil without sound.
+    func soundClock(now: Double) -> MediaTime?
+    /// Sets the volume (0…1) and mute of the sound.
+    func setSound(volume: Double?, muted: Bool?)
+    /// What the sound is doing (for a status line).
+    var soundStatus: SoundStatus { get }
+}
+
+extension PlayerPipeline {
+    /// No sound.
+    public func playSound(from time: MediaTime?) {}
+    /// No sound: the player's own clock rules.
+    public func soundClock(now: Double) -> MediaTime? { nil }
+    /// No sound.
+    public func setSound(volume: Double?, muted: Bool?) {}
+    /// No sound.
+    public var soundStatus: SoundStatus { .silent(nil) }
 }

@@ -1,0 +1,18 @@
+/// The sound's controls (AVPlayer's `volume` and `isMuted`). The rules — sound at 1× without a seek in flight, the
+/// timeline following what is heard — are in Player.swift (`syncSound`, `followSound`).
+extension Player {
+    /// The sound's volume, 0…1 (AVPlayer's `volume`).
+    public var volume: Double {
+        get { pipeline.soundStatus.volume }
+        set { pipeline.setSound(volume: newValue, muted: nil) }
+    }
+
+    /// Whether the sound is muted (AVPlayer's `isMuted`).
+    public var isMuted: Bool {
+        get { pipeline.soundStatus.isMuted }
+        set { pipeline.setSound(volume: nil, muted: newValue) }
+    }
+
+    /// What the sound is doing: playing, or why there is none.
+    public var soundStatus: SoundStatus { pipeline.soundStatus }
+}

@@ -1,0 +1,242 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// The player's sound: one thread that owns a second demuxer on the file (audio packets only), the audio decoder,
+/// the converter and the output, and plays from the time it is told. What is heard is the player's master clock:
+/// the presentation time of the last sample written minus the latency the output reports now (``clock(now:)``); until
+/// the output starts playing that holds still at the start, so picture and sound start together.
+///
+/// Each ``play(from:)`` is a new serial (as ffplay's): queued samples are flushed, so after a seek sound starts at
+/// the new place, never with stale samples. Without an output (no server, `--no-audio`) or after the stream fails,
+/// ``status`` says why once and the clock is nil: the player's monotonic clock rules.
+final class SoundPlayback: Sendable {
+    private struct State {
+        var serial = 0
+        /// Where to play from; nil: silent (paused, seeking).
+        var target: MediaTime? = nil
+        var closed = false
+        var volume = 1.0
+        var muted = false
+        /// The presentation time just after the last sample written in this take; nil before the first write.
+        var writtenEnd: MediaTime? = nil
+        /// The output, for its latency (asked from the player's thread: outputs allow that).
+        var output: SoundOutput? = nil
+        /// When this take was asked for (monotonic), to give up leading a clock that never starts.
+        var requestedAt = 0.0
+        var problem: String? = nil
+        var available = true
+    }
+
+    private let path: String
+    private let options: SoundOptions
+    private let state = Locked(State())
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Sound for `path` as `options` say; nothing is opened until ``start(facts:)``.
+    init(path: String, options: SoundOptions) {
+        self.path = path
+        self.options = options
+    }
+
+    /// Starts the sound thread on the file the front door opened (a second demuxer; the facts are not gathered again).
+    func start(facts: MediaFacts) {
+        let audio = facts.audioStreams
+        let chosen: StreamFacts?
+        if let n = options.streamNumber {
+            chosen = n >= 1 && n <= audio.count ? audio[n - 1] : nil
+            if chosen == nil { fail(audio.isEmpty ? "no audio stream" : "no audio stream \(n) (the file has \(audio.count))"); return }
+        } else {
+            chosen = audio.first { $0.hasDecoder } ?? audio.first
+        }
+        guard let stream = chosen else { fail("no audio stream"); return }
+        guard stream.hasDecoder else { fail("cannot decode the \(stream.codecName) sound"); return }
+        let thread = Thread { [self] in run(stream: stream, facts: facts) }
+        thread.name = "scrubkit.sound"
+        thread.start()
+    }
+
+    /// Plays from `time` (a new serial: what was queued is dropped); nil: silent now.
+    func play(from time: MediaTime?) {
+        let now = SoundPlayback.monotonic()
+        state.withLock { s in
+            s.serial += 1
+            s.target = time
+            s.writtenEnd = nil
+            s.requestedAt = now
+        }
+        wake.signal()
+    }
+
+    /// Longest a take may take to start being heard before the player's own clock takes over (a server that accepts
+    /// samples and never plays them must not freeze the picture).
+    static let startLimit = 2.5
+
+    /// The media time heard at monotonic `now`: the end of what was written minus the output's latency now. While a
+    /// take starts (nothing heard yet) it is the take's start: the player holds there until sound comes. Nil when no
+    /// sound is coming out (none, silent, failed, a take that never started): then the player's own clock rules.
+    func clock(now: Double) -> MediaTime? {
+        state.withLock { s in
+            guard s.available, let from = s.target, s.output != nil else { return nil }
+            guard let end = s.writtenEnd, let latency = s.output?.latency else {
+                return now - s.requestedAt < SoundPlayback.startLimit ? from : nil
+            }
+            let heard = end - MediaTime(seconds: latency, preferredTimescale: 1_000_000)
+            if heard <= from && now - s.requestedAt >= SoundPlayback.startLimit { return nil }
+            return MediaTime.maximum(heard, from)
+        }
+    }
+
+    /// Volume (0…1) and mute, applied to the next samples written.
+    func set(volume: Double? = nil, muted: Bool? = nil) {
+        state.withLock { s in
+            if let v = volume { s.volume = min(1, max(0, v)) }
+            if let m = muted { s.muted = m }
+        }
+    }
+
+    /// What the sound is doing.
+    var status: SoundStatus {
+        state.withLock { SoundStatus(isAvailable: $0.available, problem: $0.problem, volume: $0.volume, isMuted: $0.muted) }
+    }
+
+    /// Stops the thread for good (it frees its FFmpeg objects and the output on the way out).
+    func close() {
+        state.withLock { $0.closed = true }
+        wake.signal()
+    }
+
+    private func fail(_ problem: String) {
+        state.withLock { s in
+            s.available = false
+            s.problem = problem
+            s.writtenEnd = nil
+        }
+    }
+
+    private static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    // MARK: - Sound thread
+
+    private func run(stream: StreamFacts, facts: MediaFacts) {
+        let rate = stream.sampleRate > 0 ? stream.sampleRate : 48_000
+        let channels = stream.channels == 1 ? 1 : 2
+        var output: SoundOutput? = nil
+        var decoder: Decoder? = nil
+        var demuxer: Demuxer? = nil
+        let converter = AudioConverter(rate: rate, channels: channels)
+        var serial = -1
+        var playing = false
+        var skipUntil = MediaTime.invalid
+        var fadeIn = 0   // samples (per channel) of fade-in left after a start, so a jump does not click
+        let packet: Packet, frame: Frame
+        do { packet = try Packet(); frame = try Frame() } catch { fail("out of memory"); return }
+
+        while true {
+            let (closed, currentSerial, target, volume, muted) = state.withLock { ($0.closed, $0.serial, $0.target, $0.volume, $0.muted) }
+            if closed { return }
+            if state.withLock({ !$0.available }) { return }
+            guard let from = target else {
+                if playing { output?.flush(); playing = false }
+                _ = wake.wait(timeout: .now() + .milliseconds(200))
+                continue
+            }
+            if currentSerial != serial {
+                // A new start: open what is not open yet, drop what was queued, go to the time.
+                do {
+                    if output == nil {
+                        let opened = try options.open(rate, channels, options)
+                        output = opened
+                        state.withLock { $0.output = opened }
+                    }
+                    if demuxer == nil {
+                        let d = try MediaOpener.demux(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit))
+                        d.discardAllStreams(except: stream.index)
+                        demuxer = d
+                        decoder = try Decoder(demuxer: d, streamIndex: stream.index, threading: .single)
+                    }
+                } catch {
+                    fail("\(error)")
+                    return
+                }
+                output?.flush()
+                serial = currentSerial
+                playing = true
+                fadeIn = rate / 100   // 10 ms
+                skipUntil = from
+                let tb = stream.timeBase
+                // Half a second before: the packet at or before the time, whatever the container's seek precision.
+                let seekTo = from - MediaTime(value: 1, timescale: 2)
+                if seekTo <= facts.start {
+                    demuxer!.rewind(streamIndex: stream.index)
+                } else if let ts = seekTo.pts(timeBase: tb, method: .roundTowardNegativeInfinity) {
+                    if (try? demuxer!.seek(streamIndex: stream.index, timestamp: ts)) == nil { demuxer!.rewind(streamIndex: stream.index) }
+                }
+                decoder!.flush()
+                converter.reset()
+            }
+            guard let d = demuxer, let dec = decoder, let out = output else { continue }
+            // One packet's worth of sound.
+            var samples: [Int16] = []
+            var startTime = MediaTime.invalid
+            do {
+                var gotFrame = false
+                decoding: while !gotFrame {
+                    switch try dec.receive(into: frame) {
+                    case .frame:
+                        gotFrame = true
+                    case .finished:
+                        // The end of the sound: let what was written play out, then wait for a new start.
+                        state.withLock { s in if s.serial == serial { s.target = nil } }
+                        playing = false
+                        break decoding
+                    case .needsInput:
+                        if try d.read(into: packet) {
+                            if packet.streamIndex == stream.index { _ = try dec.send(packet) }
+                        } else {
+                            _ = try dec.send(nil)
+                        }
+                    }
+                    if state.withLock({ $0.serial != serial || $0.closed }) { break decoding }
+                }
+                guard gotFrame else { continue }
+                startTime = dec.time(of: frame)
+                samples = try converter.convert(frame)
+            } catch {
+                fail("the sound stopped: \(error)")
+                return
+            }
+            guard !samples.isEmpty, startTime.isNumeric else { continue }
+            // Samples before the start time are skipped (the seek went to the packet before it).
+            var first = 0
+            if skipUntil.isNumeric {
+                let skip = Int(((skipUntil - startTime).seconds * Double(rate)).rounded())
+                if skip >= samples.count / channels { continue }
+                if skip > 0 { first = skip; startTime = skipUntil }
+                skipUntil = .invalid
+            }
+            let n = samples.count / channels - first
+            var chunk = Array(samples[(first * channels)...])
+            let gain = muted ? 0 : volume
+            if gain != 1 || fadeIn > 0 {
+                for i in 0..<n {
+                    var g = gain
+                    if fadeIn > 0, i < fadeIn { g *= Double(i) / Double(fadeIn) }
+                    if g == 1 { continue }
+                    for c in 0..<channels { chunk[i * channels + c] = Int16(Double(chunk[i * channels + c]) * g) }
+                }
+                fadeIn = max(0, fadeIn - n)
+            }
+            do { try out.write(chunk) } catch {
+                fail("the sound device went away: \(error)")
+                return
+            }
+            let end = startTime + MediaTime(value: Int64(n), timescale: Int32(rate))
+            state.withLock { s in if s.serial == serial { s.writtenEnd = end } }
+        }
+    }
+}

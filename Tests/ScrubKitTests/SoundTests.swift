@@ -1,0 +1,263 @@
+import Foundation
+import MediaTime
+import Testing
+@testable import ScrubKit
+
+/// A background process started without Foundation.Process: a daemon that inherits a descriptor Foundation waits on
+/// (its exit-watch socket, another test's pipes) keeps every later `waitUntilExit` in the process from ending — so
+/// the child gets /dev/null and nothing else (`closefrom(3)`), and is killed and reaped here.
+struct Spawned {
+    let pid: pid_t
+
+    init?(_ argv: [String], environment: [String: String]) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
+        let args = argv.map { strdup($0) }, env = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer { (args + env).forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, argv[0], &actions, nil, args + [nil], env + [nil]) == 0 else { return nil }
+        self.pid = pid
+    }
+
+    /// Ends it (SIGTERM, then SIGKILL after a second) and reaps it.
+    func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<100 {
+            if waitpid(pid, &status, WNOHANG) == pid { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    }
+}
+
+/// A private PulseAudio server for one test: a null sink recorded through its monitor (never the user's server).
+final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, then used by one test at a time
+    static var available: Bool { Reference.which("pulseaudio") != nil && Reference.which("parec") != nil }
+
+    let directory: URL
+    var server: String { "unix:" + directory.appendingPathComponent("pulse.sock").path }
+    private var daemon: Spawned?
+    private var recorder: Spawned?
+    private var recording: URL { directory.appendingPathComponent("rec.raw") }
+    static let rate = 48_000
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-pulse-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
+        daemon = Spawned([Reference.which("pulseaudio")!, "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+                          "--disable-shm=yes", "-L", "module-null-sink sink_name=test_sink rate=\(PrivatePulse.rate)",
+                          "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory.path)/pulse.sock"],
+                         environment: environment)
+        let socket = directory.appendingPathComponent("pulse.sock").path
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
+        try #require(FileManager.default.fileExists(atPath: socket), "the private PulseAudio started")
+    }
+
+    private var environment: [String: String] {
+        ["HOME": directory.path, "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path,
+         "PATH": "/usr/bin:/bin", "PULSE_SERVER": server]
+    }
+
+    /// Starts recording the sink's monitor (mono, 16-bit, 48 kHz).
+    func record() throws {
+        recorder = Spawned([Reference.which("parec")!, "-d", "test_sink.monitor", "--raw", "--format=s16le",
+                            "--rate=\(PrivatePulse.rate)", "--channels=1", "--latency-msec=20", recording.path], environment: environment)
+        try #require(recorder != nil, "parec started")
+        usleep(300_000)
+    }
+
+    /// Stops recording and returns what was recorded.
+    func recorded() -> [Int16] {
+        recorder?.stop()
+        recorder = nil
+        guard let data = try? Data(contentsOf: recording) else { return [] }
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    func stop() {
+        recorder?.stop()
+        daemon?.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Level and pitch of windows of recorded sound.
+struct SoundWindow {
+    var start: Double
+    var rms: Double
+    var frequency: Double
+
+    /// Windows of `seconds` over `samples` at `rate`: RMS and the frequency from zero crossings.
+    static func windows(_ samples: [Int16], rate: Int = PrivatePulse.rate, seconds: Double = 0.1) -> [SoundWindow] {
+        let n = Int(Double(rate) * seconds)
+        return stride(from: 0, to: samples.count - n, by: n).map { i in
+            let w = samples[i..<(i + n)]
+            let rms = (w.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(n)).squareRoot()
+            var crossings = 0
+            for j in (i + 1)..<(i + n) where (samples[j - 1] < 0) != (samples[j] < 0) { crossings += 1 }
+            return SoundWindow(start: Double(i) / Double(rate), rms: rms, frequency: Double(crossings) / 2 / seconds)
+        }
+    }
+}
+
+/// A stand-in output: records what is written (per start: a flush begins a new take), can fail after some writes.
+final class RecordingOutput: SoundOutput, @unchecked Sendable {   // unchecked: all state behind `lock`
+    let lock = Locked((takes: [[Int16]](), writes: 0))
+    let failsAfter: Int?
+    init(failsAfter: Int? = nil) { self.failsAfter = failsAfter }
+    func write(_ samples: [Int16]) throws {
+        let writes = lock.withLock { s -> Int in
+            if s.takes.isEmpty { s.takes.append([]) }
+            s.takes[s.takes.count - 1] += samples
+            s.writes += 1
+            return s.writes
+        }
+        if let n = failsAfter, writes > n { throw SoundUnavailable(description: "device unplugged") }
+        usleep(UInt32(Double(samples.count) / 2 / 48_000 * 1e6 / 4))   // four times real time
+    }
+    var latency: Double? { 0.05 }
+    func flush() { lock.withLock { $0.takes.append([]) } }
+}
+
+/// Sound: what comes out of a real (private) server, and the player's behaviour without one.
+@Suite(.serialized, .enabled(if: Reference.available, "needs ffmpeg to make the clip"))
+struct SoundTests {
+    /// 6 s: a 440 Hz tone before 3 s, 1000 Hz after (level 0.5), over a small test picture.
+    static func clip() throws -> String {
+        try #require(Reference.make("tones.mp4", [
+            "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=6",
+            "-f", "lavfi", "-i", "aevalsrc='0.5*sin(2*PI*if(lt(t,3),440,1000)*t)':s=48000:d=6",
+            "-c:v", "mpeg4", "-g", "25", "-c:a", "aac", "-b:a", "128k", "-shortest"]))
+    }
+
+    func ready(_ path: String, _ sound: SoundOptions?) async throws -> Player {
+        let p = Player(path: path, sound: sound)
+        let status = await p.waitUntilReady()
+        try #require(status == .readyToPlay, "\(status)")
+        p.setVideoOutputSize(width: 32, height: 24)
+        return p
+    }
+
+    /// Waits (up to 6 s) until the player's clock passes `time`: with sound, it holds until the sound is heard.
+    func waitUntil(_ p: Player, passes time: Double) async throws {
+        let end = Date().addingTimeInterval(6)
+        while p.currentTime.seconds < time && Date() < end { try await Task.sleep(nanoseconds: 20_000_000) }
+        try #require(p.currentTime.seconds >= time, "the clock reached \(time) s (at \(p.currentTime.seconds))")
+    }
+
+    @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
+    func soundComesOutAndFollowsASeekWithNothingStale() async throws {
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        try pulse.record()
+        let p = try await ready(Self.clip(), SoundOptions(server: pulse.server))
+        p.play()
+        try await waitUntil(p, passes: 0.3)
+        #expect(p.soundStatus.isAvailable && p.soundStatus.problem == nil, "\(p.soundStatus)")
+        let t0 = p.currentTime.seconds, w0 = Date()
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let rate = (p.currentTime.seconds - t0) / Date().timeIntervalSince(w0)
+        #expect(abs(rate - 1) < 0.15, "the clock runs with the sound: \(rate)×")
+        #expect(await p.seek(to: MediaTime(value: 7, timescale: 2), toleranceBefore: .zero, toleranceAfter: .zero))
+        try await waitUntil(p, passes: 3.7)
+        try await Task.sleep(nanoseconds: 800_000_000)
+        p.pause()
+        try await Task.sleep(nanoseconds: 400_000_000)
+        let windows = SoundWindow.windows(pulse.recorded())
+        let loud = windows.filter { $0.rms > 2000 }
+        let low = loud.filter { abs($0.frequency - 440) < 25 }, high = loud.filter { abs($0.frequency - 1000) < 40 }
+        #expect(low.count >= 8 && high.count >= 8,
+                "\(low.count) windows at 440 Hz, \(high.count) at 1000 Hz: \(windows.map { "\(Int($0.rms))/\(Int($0.frequency))" })")
+        // After the seek only the new place is heard: no 440 Hz window once 1000 Hz started (no stale samples).
+        let firstHigh = try #require(high.first).start
+        #expect(!low.contains { $0.start > firstHigh }, "440 Hz after the seek: \(low.filter { $0.start > firstHigh }.map(\.start))")
+        // Level: a 0.5 sine is 0.354 of full scale RMS (11 585); AAC and the server keep it within 15 %.
+        let level = low.map(\.rms).reduce(0, +) / Double(max(1, low.count))
+        #expect(abs(level - 11_585) < 11_585 * 0.15, "level \(level)")
+        // Pausing silences it within the output buffer (150 ms) and a little: the last 0.2 s are quiet.
+        #expect(windows.suffix(2).allSatisfy { $0.rms < 300 }, "still sounding after the pause: \(windows.suffix(2).map(\.rms))")
+    }
+
+    @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
+    func volumeAndMuteChangeTheLevel() async throws {
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        try pulse.record()
+        let p = try await ready(Self.clip(), SoundOptions(server: pulse.server))
+        p.play()
+        try await waitUntil(p, passes: 0.2)
+        try await Task.sleep(nanoseconds: 600_000_000)
+        p.volume = 0.5
+        try await Task.sleep(nanoseconds: 700_000_000)
+        p.isMuted = true
+        try await Task.sleep(nanoseconds: 600_000_000)
+        #expect(p.volume == 0.5 && p.isMuted)
+        p.pause()
+        let windows = SoundWindow.windows(pulse.recorded())
+        let loud = windows.filter { $0.rms > 300 }
+        let levels = windows.map { Int($0.rms) }
+        try #require(loud.count >= 8, "\(loud.count) windows with sound: \(levels)")
+        let full = loud.map(\.rms).max()!
+        #expect(loud.filter { abs($0.rms - full) < full * 0.1 }.count >= 4, "full level: \(levels)")
+        #expect(loud.filter { abs($0.rms - full / 2) < full * 0.1 }.count >= 4, "half level: \(levels)")
+        // Muted: the last loud window is followed by silence to the end (at least 0.3 s of it).
+        let lastLoud = try #require(windows.lastIndex { $0.rms > 300 })
+        #expect(windows.count - 1 - lastLoud >= 3, "muted at the end: \(levels)")
+    }
+
+    @Test func withoutAServerThePicturePlaysAndTheStatusSaysWhy() async throws {
+        let p = try await ready(Self.clip(), SoundOptions(server: "unix:/nonexistent-scrub-test/pulse.sock"))
+        p.play()
+        try await Task.sleep(nanoseconds: 700_000_000)
+        let status = p.soundStatus
+        #expect(!status.isAvailable)
+        #expect(status.problem?.contains("no sound server") == true, "\(status)")
+        #expect(p.currentTime.seconds > 0.4, "the monotonic clock rules: \(p.currentTime.seconds)")
+        p.pause()
+    }
+
+    @Test func aLostDeviceLeavesThePicturePlaying() async throws {
+        let output = RecordingOutput(failsAfter: 5)
+        let p = try await ready(Self.clip(), SoundOptions { _, _, _ in output })
+        p.play()
+        try await Task.sleep(nanoseconds: 600_000_000)
+        let status = p.soundStatus
+        #expect(status.problem?.contains("device unplugged") == true, "\(status)")
+        let t0 = p.currentTime.seconds
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(p.currentTime.seconds > t0 + 0.2, "the picture goes on after the sound stops")
+        p.pause()
+    }
+
+    @Test func aSeekStartsANewTakeAtTheNewPlace() async throws {
+        let output = RecordingOutput()
+        let p = try await ready(Self.clip(), SoundOptions { rate, channels, _ in
+            #expect(rate == 48_000 && channels == 1)
+            return output
+        })
+        p.play()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(await p.seek(to: MediaTime(value: 4, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
+        try await Task.sleep(nanoseconds: 300_000_000)
+        p.pause()
+        let takes = output.lock.withLock { $0.takes }.filter { !$0.isEmpty }
+        try #require(takes.count >= 2, "a take before and after the seek")
+        let first = SoundWindow.windows(takes[0], rate: 48_000, seconds: 0.05).dropFirst()
+        let last = SoundWindow.windows(takes[takes.count - 1], rate: 48_000, seconds: 0.05).dropFirst()
+        #expect(first.prefix(3).allSatisfy { abs($0.frequency - 440) < 30 }, "\(first.prefix(3).map(\.frequency))")
+        #expect(last.prefix(3).allSatisfy { abs($0.frequency - 1000) < 50 }, "\(last.prefix(3).map(\.frequency))")
+        // The new take fades in (10 ms), so the jump does not click: its first samples are quieter than a full wave.
+        let head = takes[takes.count - 1].prefix(48).map { abs(Int($0)) }.max() ?? 0
+        #expect(head < 8000, "fade-in: first millisecond peaks at \(head)")
+    }
+}
