@@ -167,6 +167,12 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         case .character("["): setRate(index: rateIndex - 1)
         case .character("]"): setRate(index: rateIndex + 1)
         case .character("e"), .character("E"): exact.toggle(); lastStatus = ""
+        case .pageUp, .pageDown:
+            let chapters = info?.chapters ?? []
+            if let t = chapters.jumpTarget(from: player.currentTime, forward: e == .pageDown) {
+                settlePending = false
+                player.seek(to: t, toleranceBefore: .zero, toleranceAfter: .zero)
+            }
         case .character("m"), .character("M"): player.isMuted.toggle()
         case .character("/"): player.volume = ((player.volume - 0.1) * 10).rounded() / 10
         case .character("*"): player.volume = ((player.volume + 0.1) * 10).rounded() / 10
@@ -266,8 +272,13 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         var line = StatusLine(playing: player.rate > 0, current: current - start, duration: player.duration, rate: rates[rateIndex],
                               exactSeeks: exact, graphics: graphicsLabel, dropped: player.frameStatistics.dropped)
         line.sound = soundLabel(now: now)
+        let chapters = info?.chapters ?? []
+        if let i = chapters.index(at: current) {
+            line.chapter = "\(i + 1)/\(chapters.count)" + (chapters[i].title.map { " " + $0 } ?? "")
+        }
         let fraction = span.isNumeric && span > .zero ? (current - start).fraction(of: span) : 0
-        let status = composer.status(layout: layout, line: line, fraction: fraction)
+        let ticks = span.isNumeric && span > .zero ? chapters.dropFirst().map { ($0.start - start).fraction(of: span) } : []
+        let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks)
         if status != lastStatus { out += status; lastStatus = status }
         guard !out.isEmpty, !quit.load(ordering: .relaxed) else { return }
         let began = Date().timeIntervalSince1970

@@ -29,11 +29,13 @@ public struct SliderBar: Sendable {
     /// Whether `column` lies on the track.
     public func contains(column: Int) -> Bool { column >= origin && column < origin + width }
 
-    /// The track: played part `━`, knob `●`, rest `─`; with colour when allowed.
-    public func render(fraction: Double, color: Bool) -> String {
+    /// The track: played part `━`, knob `●`, rest `─`, with a tick (`╋`, `┼`) at each of `ticks` (fractions: chapter
+    /// starts); with colour when allowed.
+    public func render(fraction: Double, color: Bool, ticks: [Double] = []) -> String {
         let knob = column(forFraction: fraction) - origin
-        let played = String(repeating: "━", count: knob)
-        let rest = String(repeating: "─", count: max(0, width - knob - 1))
+        let tickColumns = Set(ticks.map { column(forFraction: $0) - origin })
+        let played = String((0..<knob).map { tickColumns.contains($0) ? "╋" : "━" })
+        let rest = String(((knob + 1)..<max(knob + 1, width)).map { tickColumns.contains($0) ? "┼" : "─" })
         if color {
             // The knob in the terminal's own foreground colour (bold), visible on dark and light backgrounds alike.
             return "\u{1B}[38;2;255;80;80m\(played)\u{1B}[39;1m●\u{1B}[22m\u{1B}[38;2;128;128;128m\(rest)\u{1B}[0m"
@@ -60,6 +62,8 @@ public struct StatusLine: Sendable {
     public var dropped: Int
     /// The sound: volume, "muted" or why there is none ("" to leave it out).
     public var sound = ""
+    /// The chapter playing ("2/5 Title"; "" to leave it out).
+    public var chapter = ""
 
     /// A status line with these facts.
     public init(playing: Bool, current: MediaTime, duration: MediaTime, rate: Double, exactSeeks: Bool, graphics: String, dropped: Int) {
@@ -79,9 +83,9 @@ public struct StatusLine: Sendable {
         let remaining = duration.isNumeric ? "-" + (duration - current).formatted(fractionDigits: digits) : ""
         let rateText = rate == 1 ? "1×" : String(format: "%g×", rate)
         // Glyphs common monospace fonts have (DejaVu Sans Mono has ▶ and ‖, not ⏸ or ⏯).
-        var parts = [playing ? "▶ playing" : "‖ paused", times, remaining, rateText] + (sound.isEmpty ? [] : [sound])
-            + [exactSeeks ? "exact seeks" : "fast seeks"]
-        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * volume  q quit"
+        var parts = [playing ? "▶ playing" : "‖ paused", times, remaining, rateText] + (chapter.isEmpty ? [] : ["ch " + chapter])
+            + (sound.isEmpty ? [] : [sound]) + [exactSeeks ? "exact seeks" : "fast seeks"]
+        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * volume  PgUp/PgDn chapter  q quit"
         var line = parts.joined(separator: "  ")
         // The graphics mode, with its reason when that fits ("blocks256 (tmux/screen: …)"), else the mode alone.
         let shortGraphics = graphics.split(separator: " ", maxSplits: 1).first.map(String.init) ?? graphics

@@ -65,6 +65,10 @@ enum InfoCommand {
             ("video", video),
             ("audio", .array(info.audio.map { .object([("codec", .string($0.codec)), ("sampleRate", .int($0.sampleRate)), ("channels", .int($0.channels))]) })),
             ("attachedPictures", .int(info.attachedPictures)),
+            ("chapters", .array(info.chapters.map { c in
+                .object([("start", .seconds(c.start.seconds)), ("end", c.end.isNumeric ? .seconds(c.end.seconds) : .null),
+                         ("title", .from(c.title))])
+            })),
             ("error", info.error.map { .string($0.description) } ?? .null),
         ])
     }
@@ -102,6 +106,9 @@ enum InfoCommand {
             rows.append((i == 0 ? "audio" : "", "\(a.codec), \(a.sampleRate) Hz, \(a.channels) ch"))
         }
         if info.attachedPictures > 0 { rows.append(("cover pictures", String(info.attachedPictures))) }
+        for (i, c) in info.chapters.enumerated() {
+            rows.append((i == 0 ? "chapters" : "", "\(c.start.formatted(fractionDigits: 1))  \(c.title ?? "(untitled)")"))
+        }
         if let e = info.error { rows.append(("error", e.reason)) }
         let w = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: w, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")

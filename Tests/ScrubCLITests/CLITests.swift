@@ -122,7 +122,7 @@ struct CLIInfoTests {
         let r = try Scrub.run(["info", "--json", Scrub.media.appendingPathComponent("androidx-media/mp4/portrait_4k60.mp4").path])
         #expect(r.status == 0)
         let j = try #require(Scrub.jsonLines(r.stdout).first)
-        for k in ["path", "container", "duration", "durationKind", "startTime", "isStill", "bitRate", "video", "audio", "attachedPictures", "error"] {
+        for k in ["path", "container", "duration", "durationKind", "startTime", "isStill", "bitRate", "video", "audio", "attachedPictures", "chapters", "error"] {
             #expect(j.keys.contains(k), "missing \(k)")
         }
         let v = try #require(j["video"] as? [String: Any])
@@ -132,6 +132,26 @@ struct CLIInfoTests {
             #expect(v.keys.contains(k), "missing video.\(k)")
         }
         #expect(v["rotation"] as? Int == 90)
+    }
+
+    @Test func chaptersAreListedWithTimesAndTitles() throws {
+        // An MP3 whose ID3 tag has two chapters (CHAP frames), as ffprobe reads them.
+        let r = try Scrub.run(["info", "--json", Scrub.media.appendingPathComponent("androidx-media/mp3/bear-id3.mp3").path])
+        #expect(r.status == 0)
+        let j = try #require(Scrub.jsonLines(r.stdout).first)
+        let chapters = try #require(j["chapters"] as? [[String: Any]])
+        let probe = try Scrub.execute("ffprobe", ["-v", "error", "-show_chapters", "-of", "json",
+                                                  Scrub.media.appendingPathComponent("androidx-media/mp3/bear-id3.mp3").path])
+        let expected = try #require((try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])?["chapters"] as? [[String: Any]])
+        try #require(expected.count == 2, "ffprobe sees the two chapters")
+        #expect(chapters.count == expected.count)
+        for (c, e) in zip(chapters, expected) {
+            #expect(abs((c["start"] as? Double ?? -1) - (Double(e["start_time"] as? String ?? "") ?? -2)) < 1e-6)
+            #expect(abs((c["end"] as? Double ?? -1) - (Double(e["end_time"] as? String ?? "") ?? -2)) < 1e-6)
+            #expect(c["title"] as? String == (e["tags"] as? [String: String])?["title"])
+        }
+        let table = try Scrub.run(["info", Scrub.media.appendingPathComponent("androidx-media/mp3/bear-id3.mp3").path])
+        #expect(table.stdout.contains("chapters") && table.stdout.contains("Chapter title"), "\(table.stdout)")
     }
 
     @Test func allFilesReportedThenNonZeroWhenAnyFailed() throws {

@@ -57,6 +57,7 @@ struct MediaFactsTests {
             #expect(c.title == (e["tags"] as? [String: String])?["title"])
         }
         #expect(facts.chapters.map(\.title) == ["Opening", "Schluß – “zwei”", nil])
+        #expect(MediaInspector().inspect(path: path).chapters == facts.chapters, "info reports the same chapters")
         #expect(try Self.lean(Self.video()).chapters.isEmpty)
     }
 
@@ -111,5 +112,19 @@ struct MediaFactsTests {
             #expect(t.image.width > 0)
         }
         #expect(thumbnailed == 1)
+    }
+
+    @Test func chapterJumpsGoLikeMpvs() {
+        func t(_ s: Int64) -> MediaTime { MediaTime(value: s, timescale: 1) }
+        let chapters = [Chapter(start: t(0), end: t(60), title: "a"), Chapter(start: t(60), end: t(200), title: "b"),
+                        Chapter(start: t(200), end: t(300), title: nil)]
+        #expect(chapters.index(at: t(0)) == 0 && chapters.index(at: t(61)) == 1 && chapters.index(at: t(250)) == 2)
+        #expect([Chapter(start: t(10), end: t(20), title: nil)].index(at: t(5)) == nil, "before the first chapter")
+        #expect(chapters.jumpTarget(from: t(70), forward: true) == t(200))
+        #expect(chapters.jumpTarget(from: t(250), forward: true) == nil, "no chapter after the last")
+        #expect(chapters.jumpTarget(from: t(70), forward: false) == t(60), "back: the current chapter's start")
+        #expect(chapters.jumpTarget(from: t(62), forward: false) == t(0), "near its start: the chapter before")
+        #expect(chapters.jumpTarget(from: t(2), forward: false) == t(0), "the first chapter stays")
+        #expect([Chapter]().jumpTarget(from: t(2), forward: true) == nil)
     }
 }

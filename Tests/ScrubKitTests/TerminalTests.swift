@@ -60,6 +60,18 @@ import Testing
         #expect(bar.fraction(forColumn: -5) == 0 && bar.fraction(forColumn: 99) == 1)
         #expect(bar.column(forFraction: .nan) == 1)
         #expect(bar.render(fraction: 0.5, color: false).count == 10)
+        // Chapter ticks: at their columns, in the played part (╋) and the rest (┼); the knob wins its own column.
+        let ticked = Array(bar.render(fraction: 0.5, color: false, ticks: [0.2, 0.5, 0.8]))
+        let knob = bar.column(forFraction: 0.5) - 1
+        #expect(ticked.count == 10)
+        #expect(ticked[bar.column(forFraction: 0.2) - 1] == "╋" && ticked[bar.column(forFraction: 0.8) - 1] == "┼", "\(String(ticked))")
+        #expect(ticked[knob] == "●")
+        #expect(ticked.filter { $0 == "╋" || $0 == "┼" }.count == 2)
+        var line = StatusLine(playing: true, current: .zero, duration: MediaTime(value: 10, timescale: 1), rate: 1, exactSeeks: false,
+                              graphics: "blocks", dropped: 0)
+        line.chapter = "2/3 Middle"
+        line.sound = "vol 50%"
+        #expect(line.render(width: 200).contains("ch 2/3 Middle") && line.render(width: 200).contains("vol 50%"))
     }
 
     @Test func environmentDetection() {

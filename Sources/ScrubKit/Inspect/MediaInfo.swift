@@ -25,6 +25,8 @@ public struct MediaInfo: Sendable {
     public var audio: [AudioInfo]
     /// How many cover pictures (attached pictures) the file carries.
     public var attachedPictures: Int
+    /// The container's chapters, in file order.
+    public var chapters: [Chapter]
     /// Set when the file cannot be used; the other fields hold what could be learned.
     public var error: MediaError?
 
@@ -40,6 +42,7 @@ public struct MediaInfo: Sendable {
         video = nil
         audio = []
         attachedPictures = 0
+        chapters = []
         error = nil
     }
 }

@@ -52,6 +52,7 @@ public struct MediaInspector: Sendable {
         (info.duration, info.durationKind) = (facts.duration, facts.durationKind)
         info.bitRate = facts.bitRate
         info.startTime = facts.start
+        info.chapters = facts.chapters
 
         if let empty = facts.emptiness(path: path) {
             info.error = empty

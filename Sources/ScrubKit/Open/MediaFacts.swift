@@ -38,7 +38,7 @@ struct MediaFacts: Sendable {
     /// The container's bit rate, or the one the size over a known duration implies (nil for stills).
     let bitRate: Int?
     /// The container's chapters, in file order.
-    let chapters: [ChapterFacts]
+    let chapters: [Chapter]
 
     /// The audio streams, in file order.
     var audioStreams: [StreamFacts] { streams.filter { $0.kind == .audio } }
@@ -76,7 +76,7 @@ struct MediaFacts: Sendable {
         (duration, durationKind) = container == "tty" ? (.invalid, .unknown)
             : MediaFile.duration(demuxer: demuxer, streams: streams, video: video, isStill: isStill)
         bitRate = isStill ? nil : MediaInspector.bitRate(demuxer, duration: durationKind == .known ? duration : .invalid)
-        chapters = demuxer.chapters
+        chapters = demuxer.chapters.map { Chapter(start: $0.start, end: $0.end, title: $0.title) }
         demuxer.rewind()
     }
 

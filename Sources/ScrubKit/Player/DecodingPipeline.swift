@@ -174,7 +174,8 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
         // A still image is a picture with a zero-length timeline: shown, and "ended" at once.
         let duration = source.isStill ? MediaTime.zero : (source.duration.isNumeric ? source.duration : .indefinite)
         loaded(.success(PlayerMediaInfo(start: source.start, duration: duration,
-                                        hasVideo: true, displayWidth: dw, displayHeight: dh, frameDuration: frameDuration)))
+                                        hasVideo: true, displayWidth: dw, displayHeight: dh, frameDuration: frameDuration,
+                                        chapters: source.facts.chapters)))
         let scaler = Scaler()
         /// The found frame as a picture for a `size` display area, queued unless a newer seek came meanwhile.
         @discardableResult
@@ -252,7 +253,8 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
     /// Audio-only media: the timeline works (seeks land where asked), no pictures.
     private func runWithoutVideo(_ facts: MediaFacts, _ loaded: @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
         if let e = facts.emptiness(path: path) { loaded(.failure(e)); return }
-        loaded(.success(PlayerMediaInfo(start: facts.start, duration: facts.durationKind == .known ? facts.duration : .indefinite, hasVideo: false)))
+        loaded(.success(PlayerMediaInfo(start: facts.start, duration: facts.durationKind == .known ? facts.duration : .indefinite,
+                                        hasVideo: false, chapters: facts.chapters)))
         while true {
             let (request, closed) = shared.withLock { s in
                 let r = s.seek

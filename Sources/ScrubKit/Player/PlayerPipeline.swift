@@ -15,16 +15,19 @@ public struct PlayerMediaInfo: Sendable {
     public var displayHeight: Int
     /// Nominal frame duration, for frame stepping; invalid when unknown.
     public var frameDuration: MediaTime
+    /// The container's chapters, in file order.
+    public var chapters: [Chapter]
 
     /// Facts of loaded media.
     public init(start: MediaTime, duration: MediaTime, hasVideo: Bool, displayWidth: Int = 0, displayHeight: Int = 0,
-                frameDuration: MediaTime = .invalid) {
+                frameDuration: MediaTime = .invalid, chapters: [Chapter] = []) {
         self.start = start
         self.duration = duration
         self.hasVideo = hasVideo
         self.displayWidth = displayWidth
         self.displayHeight = displayHeight
         self.frameDuration = frameDuration
+        self.chapters = chapters
     }
 }
 
