@@ -72,7 +72,9 @@ scrub_pulse *scrub_pulse_open(const char *server, const char *app, const char *d
     pa_buffer_attr attr = {
         .maxlength = (uint32_t)-1,
         .tlength = (uint32_t)(bytes_per_ms * (size_t)buffer_ms),
-        .prebuf = (uint32_t)-1,
+        // Playback starts once 40 ms are queued (not the whole buffer): a take after a seek, or a 80 ms scrubbing
+        // snippet, is heard at once; the writer keeps ahead of it (decoding runs many times faster than real time).
+        .prebuf = (uint32_t)(bytes_per_ms * (size_t)(buffer_ms < 40 ? buffer_ms : 40)),
         .minreq = (uint32_t)-1,
         .fragsize = (uint32_t)-1,
     };

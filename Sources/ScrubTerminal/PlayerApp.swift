@@ -174,6 +174,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
                 player.seek(to: t, toleranceBefore: .zero, toleranceAfter: .zero)
             }
         case .character("m"), .character("M"): player.isMuted.toggle()
+        case .character("a"), .character("A"): player.playsScrubSound.toggle(); lastStatus = ""
         case .character("/"): player.volume = ((player.volume - 0.1) * 10).rounded() / 10
         case .character("*"): player.volume = ((player.volume + 0.1) * 10).rounded() / 10
         case .character(let c) where c.isWholeNumber:
@@ -254,7 +255,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             if problem != soundProblemSeen { soundProblemSeen = problem; soundNoticeUntil = now + 5 }
             return now < soundNoticeUntil ? "no sound (\(problem))" : "no sound"
         }
-        let level = s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%"
+        let level = (s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%") + (player.playsScrubSound ? "" : ", scrub sound off")
         return rates[rateIndex] == 1 ? level : level + " (silent at other speeds)"
     }
 

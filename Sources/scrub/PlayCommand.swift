@@ -21,13 +21,15 @@ enum PlayCommand {
         ],
         discussion: """
         Keys: space play/pause · ←/→ ±5 s · ↑/↓ ±60 s · ,/. one frame back/forward · 0–9 jump to 0–90 % ·
-        Home/End · [/] slower/faster · e exact seeks on/off · m mute · / and * volume down/up ·
+        Home/End · [/] slower/faster · e exact seeks on/off · m mute · / and * volume down/up · a scrub sound on/off ·
         PgUp/PgDn previous/next chapter (ticks on the bar; the status line names the chapter) · q, Esc or Ctrl-C quit.
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
         Mouse: click or drag on the bar to seek.
         Sound goes to the PulseAudio server (PipeWire desktops serve the same protocol) and leads the clock while it
         plays at normal speed; at other speeds, while seeking, and without a server (over SSH, say) the picture plays
-        silently on the system clock and the status line says why.
+        silently on the system clock and the status line says why. Paused, each place a scrub lands on (dragging,
+        holding a seek key, stepping) plays 80 ms of its sound, faded in and out, so speech and music can be found by
+        ear (a toggles it).
         """,
         operands: .media,
         examples: [

@@ -260,4 +260,57 @@ struct SoundTests {
         let head = takes[takes.count - 1].prefix(48).map { abs(Int($0)) }.max() ?? 0
         #expect(head < 8000, "fade-in: first millisecond peaks at \(head)")
     }
+
+    @Test func scrubbingWhilePausedPlaysAShortFadedSnippetWhereItLands() async throws {
+        let output = RecordingOutput()
+        let p = try await ready(Self.clip(), SoundOptions { _, _, _ in output })
+        #expect(p.playsScrubSound, "on by default")
+        #expect(await p.seek(to: MediaTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(await p.seek(to: MediaTime(value: 4, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let takes = output.lock.withLock { $0.takes }.filter { !$0.isEmpty }
+        try #require(takes.count == 2, "one snippet per landed seek: \(takes.map(\.count))")
+        for (take, hz) in zip(takes, [440.0, 1000.0]) {
+            // 80 ms of sound, then silence (so the output starts playing it), nothing more.
+            let loud = take.lastIndex { abs(Int($0)) > 200 } ?? 0
+            #expect(abs(loud - 3840) < 100, "the snippet is 80 ms: sound ends at sample \(loud)")
+            #expect(take.count > 3840 && take[3840...].allSatisfy { $0 == 0 }, "silence after it")
+            let middle = SoundWindow.windows(Array(take[960..<2880]), rate: 48_000, seconds: 0.04)
+            #expect(middle.allSatisfy { abs($0.frequency - hz) < hz * 0.08 }, "\(middle.map(\.frequency)) vs \(hz)")
+            // Faded in and out: the first and last millisecond are far below the tone's peak (16 384).
+            #expect(take.prefix(48).map { abs(Int($0)) }.max()! < 2000 && take[(loud - 48)...loud].map { abs(Int($0)) }.max()! < 2000)
+        }
+        p.playsScrubSound = false
+        #expect(await p.seek(to: MediaTime(value: 2, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(output.lock.withLock { $0.takes }.filter { !$0.isEmpty }.count == 2, "no snippet when turned off")
+    }
+
+    @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
+    func scrubSnippetsAreHeardOnARealServer() async throws {
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        try pulse.record()
+        let p = try await ready(Self.clip(), SoundOptions(server: pulse.server))
+        // The first snippet wakes the fresh null sink (which starts late and clips it); the next three are measured.
+        for (i, t) in [5, 1, 4, 2].enumerated() {
+            #expect(await p.seek(to: MediaTime(value: Int64(t), timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
+            try await Task.sleep(nanoseconds: i == 0 ? 1_800_000_000 : 500_000_000)
+        }
+        let windows = SoundWindow.windows(pulse.recorded(), seconds: 0.02)
+        // Bursts: runs of loud 20 ms windows separated by silence.
+        var bursts: [[SoundWindow]] = []
+        var quietBefore = true
+        for w in windows {
+            if w.rms > 1500 { if quietBefore { bursts.append([]) }; bursts[bursts.count - 1].append(w); quietBefore = false }
+            else { quietBefore = true }
+        }
+        try #require(bursts.count == 4, "four snippets heard: \(windows.map { Int($0.rms) })")
+        for (burst, hz) in zip(bursts.dropFirst(), [440.0, 1000.0, 440.0]) {
+            #expect(burst.count >= 2 && burst.count <= 5, "about 80 ms: \(burst.count) windows of 20 ms: \(windows.map { Int($0.rms) })")
+            let f = burst.map(\.frequency).sorted()[burst.count / 2]
+            #expect(abs(f - hz) < hz * 0.1, "\(f) Hz, expected \(hz)")
+        }
+    }
 }

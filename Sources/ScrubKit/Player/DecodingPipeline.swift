@@ -67,6 +67,9 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
     /// Plays sound from `time`, or silences it (nil).
     public func playSound(from time: MediaTime?) { sound?.play(from: time) }
 
+    /// Plays a scrubbing snippet of sound at `time`.
+    public func playSoundSnippet(at time: MediaTime, seconds: Double) { sound?.playSnippet(at: time, seconds: seconds) }
+
     /// What is heard now, while sound plays.
     public func soundClock(now: Double) -> MediaTime? { sound?.clock(now: now) }
 

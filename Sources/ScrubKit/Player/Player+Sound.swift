@@ -15,4 +15,14 @@ extension Player {
 
     /// What the sound is doing: playing, or why there is none.
     public var soundStatus: SoundStatus { pipeline.soundStatus }
+
+    /// Audio scrubbing: while paused, each seek that lands (dragging the bar, holding a seek key, stepping) plays a
+    /// short snippet of the sound there, faded in and out, so speech and music can be found by ear. On by default.
+    public var playsScrubSound: Bool {
+        get { core.sync { scrubSound } }
+        set { core.sync { scrubSound = newValue } }
+    }
+
+    /// How long a scrubbing snippet lasts.
+    public static let scrubSnippetSeconds = 0.08
 }

@@ -49,6 +49,8 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     private var _actionAtItemEnd: ActionAtItemEnd = .pause
     /// Whether the pipeline was last told to play sound.
     private var soundOn = false
+    /// Audio scrubbing: a short snippet of sound where each seek lands while paused.
+    var scrubSound = true
 
     /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:sound:)`` for a file.
     public init(pipeline: PlayerPipeline, clock: MediaClock = SystemClock()) {
@@ -158,21 +160,6 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
             startSeek(target, .zero, .zero, nil)
         }
     }
-
-    // MARK: - Frames
-
-    /// The newest decoded frame for the current time, or nil when there is nothing new to show.
-    public func frameForDisplay() -> VideoFrame? {
-        let t = currentTime
-        return pipeline.takeFrame(atOrBefore: t)
-    }
-
-    /// Sets the exact size frames are delivered at (the picture's display area in pixels, upright, aspect already
-    /// fitted by the caller); frames already queued keep the size they were made at.
-    public func setVideoOutputSize(width: Int, height: Int) { pipeline.setOutputSize(width: width, height: height) }
-
-    /// Frames shown and dropped (late) so far.
-    public var frameStatistics: (shown: Int, dropped: Int) { pipeline.frameStatistics }
 
     /// Runs queued work on the player's queue (tests use it to wait for asynchronous completions).
     func flush() { core.sync {} }
@@ -292,6 +279,8 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         if let c = pendingSeekCompletion { pendingSeekCompletion = nil; callbackQueue.async { c(true) } }
         if let c = pendingInternalCompletion { pendingInternalCompletion = nil; c(true) }
         syncSound()
+        // Paused (scrubbing, stepping): what is heard where the seek landed, for a moment.
+        if _rate == 0, scrubSound { pipeline.playSoundSnippet(at: actual, seconds: Player.scrubSnippetSeconds) }
         scheduleWake()
     }
 

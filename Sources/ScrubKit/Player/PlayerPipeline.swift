@@ -60,6 +60,8 @@ public protocol PlayerPipeline: AnyObject, Sendable {
     /// Sound: plays from `time` on (a new start: nothing queued before is heard), or is silent from now (nil:
     /// paused, seeking, not at normal speed).
     func playSound(from time: MediaTime?)
+    /// Plays `seconds` of sound at `time`, faded in and out, then falls silent (audio scrubbing).
+    func playSoundSnippet(at time: MediaTime, seconds: Double)
     /// The media time being heard at monotonic `now` while sound plays, the player's master clock; nil without sound.
     func soundClock(now: Double) -> MediaTime?
     /// Sets the volume (0…1) and mute of the sound.
@@ -71,6 +73,8 @@ public protocol PlayerPipeline: AnyObject, Sendable {
 extension PlayerPipeline {
     /// No sound.
     public func playSound(from time: MediaTime?) {}
+    /// No sound.
+    public func playSoundSnippet(at time: MediaTime, seconds: Double) {}
     /// No sound: the player's own clock rules.
     public func soundClock(now: Double) -> MediaTime? { nil }
     /// No sound.

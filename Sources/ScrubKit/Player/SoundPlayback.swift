@@ -15,6 +15,8 @@ final class SoundPlayback: Sendable {
         var serial = 0
         /// Where to play from; nil: silent (paused, seeking).
         var target: MediaTime? = nil
+        /// The take is a scrubbing snippet of this many seconds (faded in and out), not playback.
+        var snippet: Double? = nil
         var closed = false
         var volume = 1.0
         var muted = false
@@ -58,10 +60,21 @@ final class SoundPlayback: Sendable {
 
     /// Plays from `time` (a new serial: what was queued is dropped); nil: silent now.
     func play(from time: MediaTime?) {
+        start(time, snippet: nil)
+    }
+
+    /// Plays `seconds` of sound at `time`, faded in and out (audio scrubbing: what is heard where the scrub landed),
+    /// then falls silent; a newer take replaces it at once.
+    func playSnippet(at time: MediaTime, seconds: Double) {
+        start(time, snippet: seconds)
+    }
+
+    private func start(_ time: MediaTime?, snippet: Double?) {
         let now = SoundPlayback.monotonic()
         state.withLock { s in
             s.serial += 1
             s.target = time
+            s.snippet = time == nil ? nil : snippet
             s.writtenEnd = nil
             s.requestedAt = now
         }
@@ -77,7 +90,7 @@ final class SoundPlayback: Sendable {
     /// sound is coming out (none, silent, failed, a take that never started): then the player's own clock rules.
     func clock(now: Double) -> MediaTime? {
         state.withLock { s in
-            guard s.available, let from = s.target, s.output != nil else { return nil }
+            guard s.available, s.snippet == nil, let from = s.target, s.output != nil else { return nil }
             guard let end = s.writtenEnd, let latency = s.output?.latency else {
                 return now - s.requestedAt < SoundPlayback.startLimit ? from : nil
             }
@@ -132,12 +145,16 @@ final class SoundPlayback: Sendable {
         var serial = -1
         var playing = false
         var skipUntil = MediaTime.invalid
-        var fadeIn = 0   // samples (per channel) of fade-in left after a start, so a jump does not click
+        let fade = rate / 100   // 10 ms of fade-in at each start (and fade-out at a snippet's end): no clicks
+        var position = 0        // samples (per channel) written in this take
+        var snippetLength: Int? = nil
         let packet: Packet, frame: Frame
         do { packet = try Packet(); frame = try Frame() } catch { fail("out of memory"); return }
 
         while true {
-            let (closed, currentSerial, target, volume, muted) = state.withLock { ($0.closed, $0.serial, $0.target, $0.volume, $0.muted) }
+            let (closed, currentSerial, target, volume, muted, snippet) = state.withLock {
+                ($0.closed, $0.serial, $0.target, $0.volume, $0.muted, $0.snippet)
+            }
             if closed { return }
             if state.withLock({ !$0.available }) { return }
             guard let from = target else {
@@ -166,7 +183,8 @@ final class SoundPlayback: Sendable {
                 output?.flush()
                 serial = currentSerial
                 playing = true
-                fadeIn = rate / 100   // 10 ms
+                position = 0
+                snippetLength = snippet.map { Int($0 * Double(rate)) }
                 skipUntil = from
                 let tb = stream.timeBase
                 // Half a second before: the packet at or before the time, whatever the container's seek precision.
@@ -219,17 +237,27 @@ final class SoundPlayback: Sendable {
                 if skip > 0 { first = skip; startTime = skipUntil }
                 skipUntil = .invalid
             }
-            let n = samples.count / channels - first
-            var chunk = Array(samples[(first * channels)...])
+            var n = samples.count / channels - first
+            if let length = snippetLength { n = min(n, length - position) }
+            var chunk = Array(samples[(first * channels)..<((first + n) * channels)])
             let gain = muted ? 0 : volume
-            if gain != 1 || fadeIn > 0 {
+            if gain != 1 || position < fade || snippetLength.map({ position + n > $0 - fade }) == true {
                 for i in 0..<n {
                     var g = gain
-                    if fadeIn > 0, i < fadeIn { g *= Double(i) / Double(fadeIn) }
+                    let p = position + i
+                    if p < fade { g *= Double(p) / Double(fade) }
+                    if let length = snippetLength, length - p < fade { g *= Double(max(0, length - p - 1)) / Double(fade) }
                     if g == 1 { continue }
                     for c in 0..<channels { chunk[i * channels + c] = Int16(Double(chunk[i * channels + c]) * g) }
                 }
-                fadeIn = max(0, fadeIn - n)
+            }
+            position += n
+            if let length = snippetLength, position >= length {
+                // The snippet is whole: a little silence behind it so the output starts playing it (it waits for a
+                // buffer's worth), then silent until the next take — without a flush, so it is heard to the end.
+                chunk += [Int16](repeating: 0, count: rate * options.bufferMilliseconds / 1000 * channels)
+                state.withLock { s in if s.serial == serial { s.target = nil; s.snippet = nil } }
+                playing = false
             }
             do { try out.write(chunk) } catch {
                 fail("the sound device went away: \(error)")
