@@ -7,7 +7,7 @@ enum PlayCommand {
     static let spec = CommandSpec(
         name: "play",
         abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics), with sound.",
-        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] | scrub play --bench FILE",
+        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] | scrub play --bench FILE",
         options: [
             OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
@@ -15,6 +15,7 @@ enum PlayCommand {
             OptionSpec(names: ["--no-audio"], takesValue: false, help: "Play no sound (the picture runs on the system clock)."),
             OptionSpec(names: ["--audio-device"], takesValue: true, valueName: "NAME", help: "The PulseAudio/PipeWire sink to play on (pactl list short sinks); default: the server's default."),
             OptionSpec(names: ["--aid"], takesValue: true, valueName: "N", help: "Which audio stream, counted from 1 (default: the container's first decodable one)."),
+            OptionSpec(names: ["--av-offset"], takesValue: true, valueName: "SECONDS", help: "Shift the sound against the picture (mpv's --audio-delay): positive plays it later, e.g. 0.1 or -0.25."),
             OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics."),
             OptionSpec(names: ["--seconds"], takesValue: true, valueName: "N", help: "With --bench: seconds of playback (default 10)."),
             OptionSpec(names: ["--size"], takesValue: true, valueName: "COLSxROWS", help: "With --bench: terminal size (default 160x48)."),
@@ -59,6 +60,12 @@ enum PlayCommand {
         } else {
             options.sound?.device = p.value("--audio-device")
             options.sound?.streamNumber = try p.int("--aid", in: 1...64, command: "play")
+            if let text = p.value("--av-offset") {
+                guard let seconds = Double(text), seconds.isFinite, abs(seconds) <= 60 else {
+                    throw UsageError(message: "--av-offset expects seconds between -60 and 60, got '\(text)'", command: "play")
+                }
+                options.sound?.offset = seconds
+            }
         }
         if let problem = MediaInspector(verifiesDecoding: false).inspect(path: path).error {
             printError("scrub: \(problem)")

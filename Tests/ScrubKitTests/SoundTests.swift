@@ -313,4 +313,16 @@ struct SoundTests {
             #expect(abs(f - hz) < hz * 0.1, "\(f) Hz, expected \(hz)")
         }
     }
+
+    @Test(arguments: [(0.0, 1000.0), (0.5, 440.0), (-0.5, 1000.0)])
+    func anOffsetShiftsTheSoundAgainstThePicture(offset: Double, hz: Double) async throws {
+        // The picture at 3.2 s: with +0.5 s the sound there is the sound of 2.7 s (440 Hz), with −0.5 s that of 3.7 s.
+        let output = RecordingOutput()
+        let p = try await ready(Self.clip(), SoundOptions(offset: offset) { _, _, _ in output })
+        #expect(await p.seek(to: MediaTime(value: 32, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let take = try #require(output.lock.withLock { $0.takes }.first { !$0.isEmpty })
+        let middle = SoundWindow.windows(Array(take[960..<2880]), rate: 48_000, seconds: 0.04)
+        #expect(middle.allSatisfy { abs($0.frequency - hz) < hz * 0.08 }, "offset \(offset): \(middle.map(\.frequency))")
+    }
 }

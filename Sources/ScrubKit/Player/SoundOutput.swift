@@ -24,16 +24,19 @@ public struct SoundOptions: Sendable {
     /// The output's buffer in milliseconds: how far ahead sound is queued (and how late a pause or seek is heard
     /// without a flush).
     public var bufferMilliseconds: Int
+    /// Seconds the sound is shifted against the picture (mpv's `--audio-delay`): positive plays it later.
+    public var offset: Double
     /// Opens the output for `rate` Hz and `channels` channels; throws (with a one-line reason) when there is none.
     public var open: @Sendable (_ rate: Int, _ channels: Int, _ options: SoundOptions) throws -> SoundOutput
 
     /// Sound on the PulseAudio server (`PULSE_SERVER`, else the user's; PipeWire desktops serve the same protocol).
-    public init(server: String? = nil, device: String? = nil, streamNumber: Int? = nil, bufferMilliseconds: Int = 150,
+    public init(server: String? = nil, device: String? = nil, streamNumber: Int? = nil, bufferMilliseconds: Int = 150, offset: Double = 0,
                 open: @escaping @Sendable (_ rate: Int, _ channels: Int, _ options: SoundOptions) throws -> SoundOutput = SoundOptions.pulseAudio) {
         self.server = server
         self.device = device
         self.streamNumber = streamNumber
         self.bufferMilliseconds = bufferMilliseconds
+        self.offset = offset
         self.open = open
     }
 

@@ -94,7 +94,8 @@ final class SoundPlayback: Sendable {
             guard let end = s.writtenEnd, let latency = s.output?.latency else {
                 return now - s.requestedAt < SoundPlayback.startLimit ? from : nil
             }
-            let heard = end - MediaTime(seconds: latency, preferredTimescale: 1_000_000)
+            // (What is heard is audio time; the picture shows it `offset` later.)
+            let heard = end - MediaTime(seconds: latency - options.offset, preferredTimescale: 1_000_000)
             if heard <= from && now - s.requestedAt >= SoundPlayback.startLimit { return nil }
             return MediaTime.maximum(heard, from)
         }
@@ -185,6 +186,7 @@ final class SoundPlayback: Sendable {
                 playing = true
                 position = 0
                 snippetLength = snippet.map { Int($0 * Double(rate)) }
+                let from = from - MediaTime(seconds: options.offset, preferredTimescale: 1_000_000)   // (audio time)
                 skipUntil = from
                 let tb = stream.timeBase
                 // Half a second before: the packet at or before the time, whatever the container's seek precision.
