@@ -325,4 +325,27 @@ struct SoundTests {
         let middle = SoundWindow.windows(Array(take[960..<2880]), rate: 48_000, seconds: 0.04)
         #expect(middle.allSatisfy { abs($0.frequency - hz) < hz * 0.08 }, "offset \(offset): \(middle.map(\.frequency))")
     }
+
+    @Test func anAudioFileShowsItsCoverForTheLengthOfTheSound() async throws {
+        let cover = try #require(Reference.make("cover.png", ["-f", "lavfi", "-i", "testsrc2=size=120x90", "-frames:v", "1"]))
+        let song = try #require(Reference.make("song.mp3", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-i", cover,
+                                                           "-map", "0", "-map", "1", "-c:a", "libmp3lame", "-c:v", "mjpeg",
+                                                           "-disposition:v", "attached_pic", "-id3v2_version", "3"]))
+        let p = try await ready(song, nil)
+        let info = try #require(p.mediaInfo)
+        #expect(info.hasVideo && info.displayWidth == 120 && info.displayHeight == 90, "the cover is the picture")
+        #expect(abs(p.duration.seconds - 3) < 0.1, "for the length of the sound: \(p.duration.seconds)")
+        p.setVideoOutputSize(width: 40, height: 30)
+        #expect(await p.seek(to: MediaTime(value: 2, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
+        var frame: VideoFrame? = nil
+        for _ in 0..<100 where frame == nil {
+            frame = p.frameForDisplay()
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        #expect(frame?.image.width == 40 && frame?.image.height == 30, "the cover, shown at 2 s")
+        p.play()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(p.currentTime.seconds > 2.1, "the timeline plays on (\(p.currentTime.seconds))")
+        p.pause()
+    }
 }

@@ -154,12 +154,15 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
         do {
             // Opened once: a file without video plays its timeline from the same facts.
             let opened = try MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit))
-            if opened.facts.kind == .audioOnly || opened.facts.kind == .nothing, !opened.facts.isText {
-                if opened.facts.kind == .audioOnly { sound?.start(facts: opened.facts) }
-                return runWithoutVideo(opened.facts, loaded)
+            let facts = opened.facts
+            // Sound without a picture to show (no cover art either): the timeline alone.
+            if (facts.kind == .audioOnly && facts.coverPicture == nil) || facts.kind == .nothing, !facts.isText {
+                if facts.kind == .audioOnly { sound?.start(facts: facts) }
+                return runWithoutVideo(facts, loaded)
             }
-            source = try VideoSource(opened, pixelLimit: MediaInspector.defaultPixelLimit)
-            if !source.isStill { sound?.start(facts: opened.facts) }
+            // (An audio file's cover picture is its picture, for the whole length of the sound.)
+            source = try VideoSource(opened, pixelLimit: MediaInspector.defaultPixelLimit, allowsCoverArt: true)
+            if !facts.isStill { sound?.start(facts: facts) }
             extractor = try FrameExtractor(source: source, threading: .frame(min(2, ProcessInfo.processInfo.activeProcessorCount)),
                                            lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
         } catch let e as MediaError {
@@ -174,9 +177,12 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
                                              rotation: facts.orientation.rotation)
         let rate = facts.averageFrameRate.num > 0 ? facts.averageFrameRate : facts.frameRate
         let frameDuration = rate.num > 0 && rate.den > 0 ? MediaTime(value: Int64(rate.den), timescale: rate.num) : MediaTime.invalid
-        // A still image is a picture with a zero-length timeline: shown, and "ended" at once.
-        let duration = source.isStill ? MediaTime.zero : (source.duration.isNumeric ? source.duration : .indefinite)
-        loaded(.success(PlayerMediaInfo(start: source.start, duration: duration,
+        // A still image is a picture with a zero-length timeline: shown, and "ended" at once. A cover picture is shown
+        // for the length of the sound.
+        let coverArt = source.isStill && source.facts.kind == .audioOnly
+        let duration = coverArt ? (source.facts.durationKind == .known ? source.facts.duration : .indefinite)
+            : source.isStill ? MediaTime.zero : (source.duration.isNumeric ? source.duration : .indefinite)
+        loaded(.success(PlayerMediaInfo(start: coverArt ? source.facts.start : source.start, duration: duration,
                                         hasVideo: true, displayWidth: dw, displayHeight: dh, frameDuration: frameDuration,
                                         chapters: source.facts.chapters)))
         let scaler = Scaler()
