@@ -353,6 +353,10 @@ void swr_free(struct SwrContext **a0) {
     SCRUB_FORWARD(SCRUB_LIB_SWRESAMPLE, swr_free)(a0);
 }
 
+int64_t swr_get_delay(struct SwrContext *a0, int64_t a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_SWRESAMPLE, swr_get_delay)(a0, a1);
+}
+
 int swr_get_out_samples(struct SwrContext *a0, int a1) {
     return SCRUB_FORWARD(SCRUB_LIB_SWRESAMPLE, swr_get_out_samples)(a0, a1);
 }

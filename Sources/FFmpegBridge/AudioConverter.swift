@@ -40,6 +40,9 @@ public final class AudioConverter {
         return out
     }
 
+    /// Seconds of input held back: the next output starts this long before the next frame's time.
+    public var delay: Double { Double(scrub_swr_delay_usec(context)) / 1_000_000 }
+
     /// Forgets samples kept back (after a seek).
     public func reset() {
         scrub_swr_free(context)

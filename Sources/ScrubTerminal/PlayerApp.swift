@@ -49,6 +49,12 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// Until when the status line gives the whole reason there is no sound (then just "no sound").
     private var soundNoticeUntil = 0.0
     private var soundProblemSeen: String? = nil
+    /// The loudness strip's buckets as the background scan delivers them, and how many had arrived when last drawn.
+    private let loudness = Locked(LoudnessStrip(count: PlayerApp.loudnessBuckets))
+    private var loudnessDrawn = -1
+    private var loudnessScan: Task<Void, Never>? = nil
+    /// Buckets over the whole timeline (columns take the loudest of theirs).
+    static let loudnessBuckets = 1000
 
     /// A player app for `path`; nothing happens until ``run()``.
     public init(path: String, options: Options) {
@@ -80,6 +86,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         if case .failed(let e) = status { throw TerminalError("\(e)") }
         let info = player.mediaInfo
         renderer = (info?.hasVideo ?? false) ? choice.renderer : NoGraphicsRenderer()
+        if info?.hasAudio == true, info?.duration.isNumeric == true { startLoudnessScan() }
+        defer { loudnessScan?.cancel() }
         composer = PlayerFrameComposer(renderer: renderer, color: TerminalOutput.colorAllowed(1))
         player.actionAtItemEnd = options.loop ? .loop : .pause
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
@@ -133,11 +141,12 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     private func handleResize(_ info: PlayerMediaInfo?) {
         guard resized.exchange(false, ordering: .relaxed) else { return }
         if let s = TerminalOutput.size(1) {
-            layout = PlayerLayout(columns: s.columns, rows: s.rows)
+            layout = PlayerLayout(columns: s.columns, rows: s.rows, hasLoudnessStrip: loudnessScan != nil)
             if s.pixelWidth > 0 && s.pixelHeight > 0 { cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows)) }
         }
         terminal.write(renderer.clear() + "\u{1B}[0m\u{1B}[2J")
         lastStatus = ""
+        loudnessDrawn = -1
         let aspect = aspectRatio(info)
         let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspect)
         player.setVideoOutputSize(width: g.width, height: g.height)
@@ -247,6 +256,27 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
 
     // MARK: - Drawing
 
+    /// Measures the sound's loudness over the whole file in the background (its own decoder, audio only); the strip
+    /// fills in as buckets arrive.
+    private func startLoudnessScan() {
+        let strip = loudness, path = self.path
+        loudnessScan = Task.detached(priority: .utility) {
+            for await bucket in Loudness.buckets(of: path, count: PlayerApp.loudnessBuckets) {
+                strip.withLock { $0.peaks[bucket.index] = bucket.peak }
+            }
+        }
+        layout.hasLoudnessStrip = layout.rows >= 6
+    }
+
+    /// The strip's row, when it changed since last drawn (new buckets, a resize).
+    private func loudnessRow() -> String {
+        guard layout.hasLoudnessStrip else { return "" }
+        let (strip, measured) = loudness.withLock { ($0, $0.peaks.lazy.filter { $0 != nil }.count) }
+        guard measured != loudnessDrawn else { return "" }
+        loudnessDrawn = measured
+        return "\u{1B}[\(layout.loudnessRow + 1);\(layout.bar.origin + 1)H" + strip.render(bar: layout.bar, color: composer.color)
+    }
+
     /// The sound's part of the status line: the volume, "muted", or why there is no sound (in full for 5 s).
     private func soundLabel(now: Double) -> String {
         let s = player.soundStatus
@@ -281,6 +311,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let ticks = span.isNumeric && span > .zero ? chapters.dropFirst().map { ($0.start - start).fraction(of: span) } : []
         let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks)
         if status != lastStatus { out += status; lastStatus = status }
+        out += loudnessRow()
         guard !out.isEmpty, !quit.load(ordering: .relaxed) else { return }
         let began = Date().timeIntervalSince1970
         terminal.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l")

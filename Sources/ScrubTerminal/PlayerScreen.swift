@@ -9,8 +9,12 @@ public struct PlayerLayout: Sendable, Equatable {
     public var columns: Int
     /// Terminal height in cells.
     public var rows: Int
+    /// Whether a row above the bar shows the sound's loudness (media with sound).
+    public var hasLoudnessStrip = false
     /// Cells for the picture (rows above the status area).
-    public var pictureRows: Int { max(0, rows - 2) }
+    public var pictureRows: Int { max(0, rows - 2 - (hasLoudnessStrip ? 1 : 0)) }
+    /// Row of the loudness strip (0-based), just above the bar.
+    public var loudnessRow: Int { max(0, rows - 3) }
     /// Row of the slider bar (0-based) and of the status line.
     public var barRow: Int { max(0, rows - 2) }
     /// Row of the status line (0-based).
@@ -18,10 +22,37 @@ public struct PlayerLayout: Sendable, Equatable {
     /// The slider track, with room for the time labels either side.
     public var bar: SliderBar { SliderBar(origin: 1, width: max(2, columns - 2)) }
 
-    /// The layout of a `columns × rows` terminal.
-    public init(columns: Int, rows: Int) {
+    /// The layout of a `columns × rows` terminal, with a loudness strip when `hasLoudnessStrip`.
+    public init(columns: Int, rows: Int, hasLoudnessStrip: Bool = false) {
         self.columns = max(10, columns)
         self.rows = max(3, rows)
+        self.hasLoudnessStrip = hasLoudnessStrip && self.rows >= 6
+    }
+}
+
+/// The loudness strip: one row of block heights over the bar's columns, from buckets of the whole timeline.
+public struct LoudnessStrip: Sendable {
+    /// Peak level (0…1) per bucket over the timeline, nil where not measured yet.
+    public var peaks: [Double?]
+
+    /// A strip of `count` buckets, none measured yet.
+    public init(count: Int) { peaks = [Double?](repeating: nil, count: max(1, count)) }
+
+    /// Eighth-blocks by peak in decibels (−48 dBFS and below: empty, 0 dBFS: full); a space where nothing is measured.
+    static let levels: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// The strip over `bar`: each column shows the loudest bucket it covers.
+    public func render(bar: SliderBar, color: Bool) -> String {
+        var out = ""
+        for c in 0..<bar.width {
+            let lo = c * peaks.count / bar.width, hi = max(lo + 1, (c + 1) * peaks.count / bar.width)
+            let measured = peaks[lo..<min(hi, peaks.count)].compactMap { $0 }
+            guard let peak = measured.max() else { out.append(" "); continue }
+            let db = peak > 0 ? 20 * log10(peak) : -100
+            let level = Int(((db + 48) / 48 * 8).rounded())
+            out.append(LoudnessStrip.levels[min(8, max(measured.isEmpty ? 0 : 1, level))])
+        }
+        return color ? "\u{1B}[38;2;110;160;210m" + out + "\u{1B}[0m" : out
     }
 }
 

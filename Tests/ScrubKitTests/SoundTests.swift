@@ -2,6 +2,7 @@ import Foundation
 import MediaTime
 import Testing
 @testable import ScrubKit
+import ScrubTerminal
 
 /// A background process started without Foundation.Process: a daemon that inherits a descriptor Foundation waits on
 /// (its exit-watch socket, another test's pipes) keeps every later `waitUntilExit` in the process from ending — so
@@ -347,5 +348,35 @@ struct SoundTests {
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(p.currentTime.seconds > 2.1, "the timeline plays on (\(p.currentTime.seconds))")
         p.pause()
+    }
+
+    @Test func loudnessFollowsTheSoundOverTheTimeline() async throws {
+        // Silence for 2 s, a 0.5 tone for 2 s, a 0.05 tone for 2 s.
+        let path = try #require(Reference.make("levels.mka", [
+            "-f", "lavfi", "-i", "aevalsrc='if(lt(t,2),0,if(lt(t,4),0.5,0.05))*sin(2*PI*440*t)':s=48000:d=6", "-c:a", "flac"]))
+        var buckets: [LoudnessBucket] = []
+        for await b in Loudness.buckets(of: path, count: 6) { buckets.append(b) }
+        try #require(buckets.count == 6, "\(buckets)")
+        #expect(buckets.map(\.index) == Array(0..<6), "in time order")
+        #expect(buckets.map { Int($0.start.seconds.rounded()) } == [0, 1, 2, 3, 4, 5])
+        let peaks = buckets.map(\.peak)
+        #expect(peaks[0] < 0.001 && peaks[1] < 0.001, "silence: \(peaks)")
+        #expect(abs(peaks[2] - 0.5) < 0.05 && abs(peaks[3] - 0.5) < 0.05, "loud: \(peaks)")
+        #expect(abs(peaks[4] - 0.05) < 0.01 && abs(peaks[5] - 0.05) < 0.01, "quiet: \(peaks)")
+        #expect(abs(buckets[3].rms - 0.5 / 2.0.squareRoot()) < 0.03, "rms of a sine: \(buckets[3].rms)")
+        // A file without sound: nothing, at once.
+        var none = 0
+        for await _ in Loudness.buckets(of: try #require(Reference.make("silent.mkv", ["-f", "lavfi", "-i", "testsrc=size=32x24:duration=1", "-c:v", "mpeg4"])), count: 6) { none += 1 }
+        #expect(none == 0)
+    }
+
+    @Test func theStripDrawsEachColumnsLoudestBucket() {
+        var strip = LoudnessStrip(count: 8)
+        strip.peaks = [nil, nil, 1.0, 0.5, 0.0039, 0.0, nil, 1.0]
+        let bar = SliderBar(origin: 1, width: 4)   // two buckets per column
+        #expect(strip.render(bar: bar, color: false) == " █▁█", "\(strip.render(bar: bar, color: false))")
+        #expect(PlayerLayout(columns: 80, rows: 24, hasLoudnessStrip: true).pictureRows == 21)
+        #expect(PlayerLayout(columns: 80, rows: 24).pictureRows == 22)
+        #expect(PlayerLayout(columns: 80, rows: 24, hasLoudnessStrip: true).loudnessRow == 21)
     }
 }

@@ -365,6 +365,9 @@ static inline int scrub_swr_convert_frame(SwrContext *swr, const AVFrame *frame,
 
 static inline void scrub_swr_free(SwrContext *swr) { swr_free(&swr); }
 
+// Microseconds of input the converter holds back (its output lags the input by this much).
+static inline int64_t scrub_swr_delay_usec(SwrContext *swr) { return swr ? swr_get_delay(swr, 1000000) : 0; }
+
 // The frame's channel count, sample format and layout identity: a converter is remade when these change.
 static inline int scrub_frame_channels(const AVFrame *f) { return f->ch_layout.nb_channels; }
 

@@ -184,7 +184,7 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
             : source.isStill ? MediaTime.zero : (source.duration.isNumeric ? source.duration : .indefinite)
         loaded(.success(PlayerMediaInfo(start: coverArt ? source.facts.start : source.start, duration: duration,
                                         hasVideo: true, displayWidth: dw, displayHeight: dh, frameDuration: frameDuration,
-                                        chapters: source.facts.chapters)))
+                                        chapters: source.facts.chapters, hasAudio: !source.facts.audioStreams.isEmpty)))
         let scaler = Scaler()
         /// The found frame as a picture for a `size` display area, queued unless a newer seek came meanwhile.
         @discardableResult
@@ -263,7 +263,7 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
     private func runWithoutVideo(_ facts: MediaFacts, _ loaded: @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
         if let e = facts.emptiness(path: path) { loaded(.failure(e)); return }
         loaded(.success(PlayerMediaInfo(start: facts.start, duration: facts.durationKind == .known ? facts.duration : .indefinite,
-                                        hasVideo: false, chapters: facts.chapters)))
+                                        hasVideo: false, chapters: facts.chapters, hasAudio: !facts.audioStreams.isEmpty)))
         while true {
             let (request, closed) = shared.withLock { s in
                 let r = s.seek

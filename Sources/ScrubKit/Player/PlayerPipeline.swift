@@ -17,10 +17,12 @@ public struct PlayerMediaInfo: Sendable {
     public var frameDuration: MediaTime
     /// The container's chapters, in file order.
     public var chapters: [Chapter]
+    /// Whether the media has sound (an audio stream), whether or not it can be played here.
+    public var hasAudio: Bool
 
     /// Facts of loaded media.
     public init(start: MediaTime, duration: MediaTime, hasVideo: Bool, displayWidth: Int = 0, displayHeight: Int = 0,
-                frameDuration: MediaTime = .invalid, chapters: [Chapter] = []) {
+                frameDuration: MediaTime = .invalid, chapters: [Chapter] = [], hasAudio: Bool = false) {
         self.start = start
         self.duration = duration
         self.hasVideo = hasVideo
@@ -28,6 +30,7 @@ public struct PlayerMediaInfo: Sendable {
         self.displayHeight = displayHeight
         self.frameDuration = frameDuration
         self.chapters = chapters
+        self.hasAudio = hasAudio
     }
 }
 

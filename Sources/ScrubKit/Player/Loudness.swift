@@ -1,0 +1,94 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// The loudness of one stretch of a file's sound.
+public struct LoudnessBucket: Sendable, Equatable {
+    /// Which bucket (0 ..< count): bucket `i` covers `[start + i·length, start + (i+1)·length)` of the timeline.
+    public var index: Int
+    /// Where it starts on the timeline.
+    public var start: MediaTime
+    /// The loudest sample, 0…1 of full scale.
+    public var peak: Double
+    /// The root-mean-square level, 0…1 of full scale.
+    public var rms: Double
+
+    /// The peak in dBFS (−∞ for silence).
+    public var peakDecibels: Double { 20 * log10(peak) }
+}
+
+/// Loudness over a whole file, from its sound alone (no picture is decoded), in the background: for the player's
+/// loudness strip and for library users who want to see where the sound is.
+public enum Loudness {
+    /// The loudness of `count` equal stretches of `path`'s first decodable audio stream, in time order, as they are
+    /// computed (a few seconds per hour of sound). Memory is bounded: one stretch at a time. Finishes at once for a file
+    /// without sound or of unknown length; stops when the consumer stops listening.
+    public static func buckets(of path: String, count: Int) -> AsyncStream<LoudnessBucket> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let stop = Locked(false)
+            continuation.onTermination = { _ in stop.withLock { $0 = true } }
+            let thread = Thread {
+                scan(path, count: max(1, count), stopped: { stop.withLock { $0 } }) { continuation.yield($0) }
+                continuation.finish()
+            }
+            thread.name = "scrubkit.loudness"
+            thread.start()
+        }
+    }
+
+    /// Decodes the sound once (down-mixed to mono) and hands out each bucket as soon as the sound passes its end.
+    static func scan(_ path: String, count: Int, stopped: @Sendable () -> Bool, yield: (LoudnessBucket) -> Void) {
+        guard let opened = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)) else { return }
+        let facts = opened.facts
+        guard let stream = facts.audioStreams.first(where: { $0.hasDecoder }), facts.durationKind == .known,
+              facts.duration > .zero else { return }
+        let demuxer = opened.demuxer
+        demuxer.discardAllStreams(except: stream.index)
+        guard let decoder = try? Decoder(demuxer: demuxer, streamIndex: stream.index, threading: .single),
+              let packet = try? Packet(), let frame = try? Frame() else { return }
+        // At the stream's own rate: resampling would smear a loud onset into the quiet before it (filter ringing).
+        let rate = stream.sampleRate > 0 ? stream.sampleRate : 48_000
+        let converter = AudioConverter(rate: rate, channels: 1)
+        let start = facts.start, length = facts.duration.seconds / Double(count)
+        var current = 0, peak = 0, sumSquares = 0.0, samples = 0
+        func emit() {
+            let rms = samples > 0 ? (sumSquares / Double(samples)).squareRoot() / 32768 : 0
+            yield(LoudnessBucket(index: current, start: start + MediaTime(seconds: Double(current) * length, preferredTimescale: 1000),
+                                 peak: Double(peak) / 32768, rms: rms))
+            current += 1
+            (peak, sumSquares, samples) = (0, 0, 0)
+        }
+        var finished = false
+        while !finished, !stopped() {
+            do {
+                switch try decoder.receive(into: frame) {
+                case .finished:
+                    finished = true
+                    continue
+                case .needsInput:
+                    if try demuxer.read(into: packet) { if packet.streamIndex == stream.index { _ = try decoder.send(packet) } }
+                    else { _ = try decoder.send(nil) }
+                    continue
+                case .frame:
+                    break
+                }
+                let t = decoder.time(of: frame)
+                let held = converter.delay   // (what comes out first is that much older than this frame)
+                let pcm = try converter.convert(frame)
+                guard t.isNumeric else { continue }
+                var position = (t - start).seconds - held
+                for s in pcm {
+                    while position >= Double(current + 1) * length, current < count - 1 { emit() }
+                    let a = abs(Int(s))
+                    if a > peak { peak = a }
+                    sumSquares += Double(s) * Double(s)
+                    samples += 1
+                    position += 1 / Double(rate)
+                }
+            } catch {
+                break   // damaged sound: what was measured stands
+            }
+        }
+        if !stopped() { while current < count { emit() } }
+    }
+}
