@@ -166,15 +166,15 @@ public final class Demuxer {
         }
     }
 
-    /// The container's chapters, in file order (Matroska editions, MP4 chapter tracks, Nero chapters, OGG comments).
-    public var chapters: [ChapterFacts] {
+    /// The container's chapters, in file order (Matroska editions, MP4 chapter tracks, Nero chapters, OGG comments):
+    /// start and end on the container's timeline (end invalid when not stated) and the title, when there is one.
+    public var chapters: [(start: MediaTime, end: MediaTime, title: String?)] {
         (0..<Int(context.pointee.nb_chapters)).compactMap { i in
             guard let c = context.pointee.chapters[i] else { return nil }
             let base = (c.pointee.time_base.num, c.pointee.time_base.den)
             guard base.0 > 0, base.1 > 0 else { return nil }
             let title = av_dict_get(c.pointee.metadata, "title", nil, 0).flatMap { $0.pointee.value.map { String(cString: $0) } }
-            return ChapterFacts(start: MediaTime(pts: c.pointee.start, timeBase: base),
-                                end: MediaTime(pts: c.pointee.end, timeBase: base), title: title)
+            return (MediaTime(pts: c.pointee.start, timeBase: base), MediaTime(pts: c.pointee.end, timeBase: base), title)
         }
     }
 
