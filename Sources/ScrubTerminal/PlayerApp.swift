@@ -184,6 +184,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             }
         case .character("m"), .character("M"): player.isMuted.toggle()
         case .character("a"), .character("A"): player.playsScrubSound.toggle(); lastStatus = ""
+        case .character("#"): player.selectNextAudioStream()
         case .character("/"): player.volume = ((player.volume - 0.1) * 10).rounded() / 10
         case .character("*"): player.volume = ((player.volume + 0.1) * 10).rounded() / 10
         case .character(let c) where c.isWholeNumber:
@@ -285,7 +286,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             if problem != soundProblemSeen { soundProblemSeen = problem; soundNoticeUntil = now + 5 }
             return now < soundNoticeUntil ? "no sound (\(problem))" : "no sound"
         }
-        let level = (s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%") + (player.playsScrubSound ? "" : ", scrub sound off")
+        let level = (s.streamCount > 1 ? "audio \(s.streamNumber)/\(s.streamCount) " : "")
+            + (s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%") + (player.playsScrubSound ? "" : ", scrub sound off")
         return rates[rateIndex] == 1 ? level : level + " (silent at other speeds)"
     }
 

@@ -22,7 +22,7 @@ enum PlayCommand {
         ],
         discussion: """
         Keys: space play/pause · ←/→ ±5 s · ↑/↓ ±60 s · ,/. one frame back/forward · 0–9 jump to 0–90 % ·
-        Home/End · [/] slower/faster · e exact seeks on/off · m mute · / and * volume down/up · a scrub sound on/off ·
+        Home/End · [/] slower/faster · e exact seeks on/off · m mute · / and * volume down/up · a scrub sound on/off · # next audio stream ·
         PgUp/PgDn previous/next chapter (ticks on the bar; the status line names the chapter) · q, Esc or Ctrl-C quit.
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
         Mouse: click or drag on the bar to seek.

@@ -385,4 +385,35 @@ struct SoundTests {
         #expect(PlayerLayout(columns: 80, rows: 24).pictureRows == 22)
         #expect(PlayerLayout(columns: 80, rows: 24, hasLoudnessStrip: true).loudnessRow == 21)
     }
+
+    @Test func nextAudioStreamSwitchesWhatIsHeard() async throws {
+        let path = try #require(Reference.make("two-languages-48k.mkv", [
+            "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=4",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=4",
+            "-map", "0", "-map", "1", "-map", "2", "-c:v", "mpeg4", "-c:a", "flac"]))
+        let outputs = Locked([RecordingOutput]())
+        let p = try await ready(path, SoundOptions { _, _, _ in
+            let o = RecordingOutput()
+            outputs.withLock { $0.append(o) }
+            return o
+        })
+        p.play()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(p.soundStatus.streamNumber == 1 && p.soundStatus.streamCount == 2, "\(p.soundStatus)")
+        #expect(p.selectNextAudioStream() == 2)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(p.soundStatus.streamNumber == 2)
+        #expect(p.selectNextAudioStream() == 1, "after the last, the first")
+        try await Task.sleep(nanoseconds: 300_000_000)
+        p.pause()
+        let heard = outputs.withLock { $0 }.map { o in o.lock.withLock { $0.takes }.first { !$0.isEmpty } ?? [] }
+        try #require(heard.count == 3, "one output per stream played: \(heard.map(\.count))")
+        for (take, hz) in zip(heard, [440.0, 1000.0, 440.0]) {
+            let w = SoundWindow.windows(Array(take.prefix(9600)), rate: 48_000, seconds: 0.05).dropFirst()
+            #expect(!w.isEmpty && w.allSatisfy { abs($0.frequency - hz) < hz * 0.08 }, "\(w.map(\.frequency)) vs \(hz)")
+        }
+        // The clip with one stream has nothing to switch to.
+        let single = try await ready(Self.clip(), SoundOptions { _, _, _ in RecordingOutput() })
+        #expect(single.selectNextAudioStream() == nil)
+    }
 }

@@ -54,14 +54,18 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
     public static let defaultPreviewBudget = 48 << 20
 
     /// The sound, when asked for.
-    private let sound: SoundPlayback?
+    /// The sound (nil: made without it), and the facts it started from (to start another stream's).
+    private let soundState: Locked<(playback: SoundPlayback?, facts: MediaFacts?)>
+    private let soundOptions: SoundOptions?
+    private var sound: SoundPlayback? { soundState.withLock { $0.playback } }
 
     /// A pipeline for `path` with a preview cache of `previewBudget` bytes, playing sound as `sound` says (nil:
     /// silent); nothing is opened until ``load(_:)``.
     public init(path: String, previewBudget: Int = DecodingPipeline.defaultPreviewBudget, sound: SoundOptions? = nil) {
         self.path = path
         previews = MemoryCache(budget: previewBudget)
-        self.sound = sound.map { SoundPlayback(path: path, options: $0) }
+        soundOptions = sound
+        soundState = Locked((sound.map { SoundPlayback(path: path, options: $0) }, nil))
     }
 
     /// Plays sound from `time`, or silences it (nil).
@@ -75,6 +79,31 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
 
     /// Volume (0…1) and mute.
     public func setSound(volume: Double?, muted: Bool?) { sound?.set(volume: volume, muted: muted) }
+
+    /// Plays the next audio stream (after the last: the first); its number (from 1), nil when there is no other.
+    public func nextSoundStream() -> Int? {
+        guard var options = soundOptions else { return nil }
+        let (old, facts) = soundState.withLock { ($0.playback, $0.facts) }
+        guard let facts, facts.audioStreams.count > 1 else { return nil }
+        let current = old?.status.streamNumber ?? 1
+        options.streamNumber = current % facts.audioStreams.count + 1
+        let volume = old?.status.volume ?? 1, muted = old?.status.isMuted ?? false
+        let next = SoundPlayback(path: path, options: options)
+        next.set(volume: volume, muted: muted)
+        next.start(facts: facts)
+        soundState.withLock { $0.playback = next }
+        old?.close()
+        return options.streamNumber
+    }
+
+    /// Starts the sound on the facts the front door gathered.
+    private func startSound(_ facts: MediaFacts) {
+        let playback = soundState.withLock { s -> SoundPlayback? in
+            s.facts = facts
+            return s.playback
+        }
+        playback?.start(facts: facts)
+    }
 
     /// What the sound is doing; "sound off" when the pipeline was made without it.
     public var soundStatus: SoundStatus { sound?.status ?? .silent("sound off") }
@@ -157,12 +186,12 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
             let facts = opened.facts
             // Sound without a picture to show (no cover art either): the timeline alone.
             if (facts.kind == .audioOnly && facts.coverPicture == nil) || facts.kind == .nothing, !facts.isText {
-                if facts.kind == .audioOnly { sound?.start(facts: facts) }
+                if facts.kind == .audioOnly { startSound(facts) }
                 return runWithoutVideo(facts, loaded)
             }
             // (An audio file's cover picture is its picture, for the whole length of the sound.)
             source = try VideoSource(opened, pixelLimit: MediaInspector.defaultPixelLimit, allowsCoverArt: true)
-            if !facts.isStill { sound?.start(facts: facts) }
+            if !facts.isStill { startSound(facts) }
             extractor = try FrameExtractor(source: source, threading: .frame(min(2, ProcessInfo.processInfo.activeProcessorCount)),
                                            lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
         } catch let e as MediaError {

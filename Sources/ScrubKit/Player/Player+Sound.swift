@@ -25,4 +25,13 @@ extension Player {
 
     /// How long a scrubbing snippet lasts.
     public static let scrubSnippetSeconds = 0.08
+
+    /// Plays the file's next audio stream (after the last, the first), from where the timeline is; its number
+    /// (counted from 1), or nil when the file has no other.
+    @discardableResult
+    public func selectNextAudioStream() -> Int? {
+        guard let n = pipeline.nextSoundStream() else { return nil }
+        restartSound()
+        return n
+    }
 }

@@ -225,6 +225,9 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         soundOn = wanted
     }
 
+    /// Starts the sound again where the timeline is (another stream was chosen).
+    func restartSound() { core.sync { syncSound(restart: true) } }
+
     /// While sound plays, what is heard is the clock: the timeline is re-anchored to it (between its reports the
     /// monotonic clock interpolates).
     private func followSound() {

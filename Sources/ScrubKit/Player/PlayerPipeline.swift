@@ -71,6 +71,8 @@ public protocol PlayerPipeline: AnyObject, Sendable {
     func setSound(volume: Double?, muted: Bool?)
     /// What the sound is doing (for a status line).
     var soundStatus: SoundStatus { get }
+    /// Switches the sound to the next audio stream; its number (from 1), nil when there is no other.
+    func nextSoundStream() -> Int?
 }
 
 extension PlayerPipeline {
@@ -84,4 +86,6 @@ extension PlayerPipeline {
     public func setSound(volume: Double?, muted: Bool?) {}
     /// No sound.
     public var soundStatus: SoundStatus { .silent(nil) }
+    /// No sound.
+    public func nextSoundStream() -> Int? { nil }
 }

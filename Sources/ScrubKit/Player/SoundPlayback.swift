@@ -28,6 +28,8 @@ final class SoundPlayback: Sendable {
         var requestedAt = 0.0
         var problem: String? = nil
         var available = true
+        var streamNumber = 1
+        var streamCount = 0
     }
 
     private let path: String
@@ -52,6 +54,10 @@ final class SoundPlayback: Sendable {
             chosen = audio.first { $0.hasDecoder } ?? audio.first
         }
         guard let stream = chosen else { fail("no audio stream"); return }
+        state.withLock { s in
+            s.streamCount = audio.count
+            s.streamNumber = (audio.firstIndex { $0.index == stream.index } ?? 0) + 1
+        }
         guard stream.hasDecoder else { fail("cannot decode the \(stream.codecName) sound"); return }
         let thread = Thread { [self] in run(stream: stream, facts: facts) }
         thread.name = "scrubkit.sound"
@@ -111,7 +117,10 @@ final class SoundPlayback: Sendable {
 
     /// What the sound is doing.
     var status: SoundStatus {
-        state.withLock { SoundStatus(isAvailable: $0.available, problem: $0.problem, volume: $0.volume, isMuted: $0.muted) }
+        state.withLock {
+            SoundStatus(isAvailable: $0.available, problem: $0.problem, volume: $0.volume, isMuted: $0.muted,
+                        streamNumber: $0.streamNumber, streamCount: $0.streamCount)
+        }
     }
 
     /// Stops the thread for good (it frees its FFmpeg objects and the output on the way out).
