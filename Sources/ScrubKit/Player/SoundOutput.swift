@@ -2,8 +2,8 @@ import FFmpegBridge
 import Foundation
 
 /// Where a player's sound goes: a stream of interleaved signed 16-bit samples that reports how long until what was
-/// written is heard. Behind a protocol so tests (and other servers) can stand in for PulseAudio. One thread writes;
-/// ``latency`` is also asked from the player's thread (the clock), so it must be safe to read meanwhile.
+/// written is heard. Behind a protocol so tests (and other servers) can stand in for PulseAudio. Used from one thread
+/// (the sound thread writes, flushes and asks the latency).
 public protocol SoundOutput: AnyObject, Sendable {
     /// Queues samples, blocking while the output's buffer is full.
     func write(_ samples: [Int16]) throws
@@ -52,7 +52,7 @@ public struct SoundOptions: Sendable {
 }
 
 /// PulseAudio through the bridge.
-final class PulseSoundOutput: SoundOutput, @unchecked Sendable {   // unchecked: libpulse's mainloop lock guards latency against the writer
+final class PulseSoundOutput: SoundOutput, @unchecked Sendable {   // unchecked: used by the one sound thread only
     private let stream: PulseOutput
     init(_ stream: PulseOutput) { self.stream = stream }
     func write(_ samples: [Int16]) throws { try stream.write(samples) }

@@ -20,10 +20,12 @@ final class SoundPlayback: Sendable {
         var closed = false
         var volume = 1.0
         var muted = false
-        /// The presentation time just after the last sample written in this take; nil before the first write.
-        var writtenEnd: MediaTime? = nil
-        /// The output, for its latency (asked from the player's thread: outputs allow that).
-        var output: SoundOutput? = nil
+        /// The presentation time just after the last sample written in this take, the output's latency measured
+        /// right after that write, and when (monotonic); nil before the first write. The sound thread measures: the
+        /// output is never asked from the player's thread (libpulse can wait there for fresh timing data).
+        var written: (end: MediaTime, latency: Double, at: Double)? = nil
+        /// Whether an output is open.
+        var hasOutput = false
         /// When this take was asked for (monotonic), to give up leading a clock that never starts.
         var requestedAt = 0.0
         var problem: String? = nil
@@ -81,7 +83,7 @@ final class SoundPlayback: Sendable {
             s.serial += 1
             s.target = time
             s.snippet = time == nil ? nil : snippet
-            s.writtenEnd = nil
+            s.written = nil
             s.requestedAt = now
         }
         wake.signal()
@@ -91,17 +93,19 @@ final class SoundPlayback: Sendable {
     /// samples and never plays them must not freeze the picture).
     static let startLimit = 2.5
 
-    /// The media time heard at monotonic `now`: the end of what was written minus the output's latency now. While a
-    /// take starts (nothing heard yet) it is the take's start: the player holds there until sound comes. Nil when no
+    /// The media time heard at monotonic `now`: the end of what was written minus the latency measured after that
+    /// write, less the time since (what was queued has been playing meanwhile), never past what was written. While a
+    /// take starts (nothing written yet) it is the take's start: the player holds there until sound comes. Nil when no
     /// sound is coming out (none, silent, failed, a take that never started): then the player's own clock rules.
     func clock(now: Double) -> MediaTime? {
         state.withLock { s in
-            guard s.available, s.snippet == nil, let from = s.target, s.output != nil else { return nil }
-            guard let end = s.writtenEnd, let latency = s.output?.latency else {
+            guard s.available, s.snippet == nil, let from = s.target, s.hasOutput else { return nil }
+            guard let w = s.written else {
                 return now - s.requestedAt < SoundPlayback.startLimit ? from : nil
             }
+            let queued = max(0, w.latency - (now - w.at))
             // (What is heard is audio time; the picture shows it `offset` later.)
-            let heard = end - MediaTime(seconds: latency - options.offset, preferredTimescale: 1_000_000)
+            let heard = w.end - MediaTime(seconds: queued - options.offset, preferredTimescale: 1_000_000)
             if heard <= from && now - s.requestedAt >= SoundPlayback.startLimit { return nil }
             return MediaTime.maximum(heard, from)
         }
@@ -133,7 +137,7 @@ final class SoundPlayback: Sendable {
         state.withLock { s in
             s.available = false
             s.problem = problem
-            s.writtenEnd = nil
+            s.written = nil
         }
     }
 
@@ -178,7 +182,7 @@ final class SoundPlayback: Sendable {
                     if output == nil {
                         let opened = try options.open(rate, channels, options)
                         output = opened
-                        state.withLock { $0.output = opened }
+                        state.withLock { $0.hasOutput = true }
                     }
                     if demuxer == nil {
                         let d = try MediaOpener.demux(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit))
@@ -275,7 +279,10 @@ final class SoundPlayback: Sendable {
                 return
             }
             let end = startTime + MediaTime(value: Int64(n), timescale: Int32(rate))
-            state.withLock { s in if s.serial == serial { s.writtenEnd = end } }
+            // (Asked here, on the sound thread, outside the lock: libpulse may wait for fresh timing data.)
+            let latency = out.latency ?? Double(options.bufferMilliseconds) / 1000
+            let at = SoundPlayback.monotonic()
+            state.withLock { s in if s.serial == serial { s.written = (end, latency, at) } }
         }
     }
 }
