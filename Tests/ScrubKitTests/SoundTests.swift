@@ -158,10 +158,11 @@ struct SoundTests {
 
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
     func soundComesOutAndFollowsASeekWithNothingStale() async throws {
+        let clip = try Self.clip()   // (made before the server and the recording start)
         let pulse = try PrivatePulse()
         defer { pulse.stop() }
         try pulse.record()
-        let p = try await ready(Self.clip(), SoundOptions(server: pulse.server))
+        let p = try await ready(clip, SoundOptions(server: pulse.server))
         p.play()
         try await waitUntil(p, passes: 0.3)
         #expect(p.soundStatus.isAvailable && p.soundStatus.problem == nil, "\(p.soundStatus)")
@@ -193,10 +194,11 @@ struct SoundTests {
 
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
     func volumeAndMuteChangeTheLevel() async throws {
+        let clip = try Self.clip()   // (made before the server and the recording start)
         let pulse = try PrivatePulse()
         defer { pulse.stop() }
         try pulse.record()
-        let p = try await ready(Self.clip(), SoundOptions(server: pulse.server))
+        let p = try await ready(clip, SoundOptions(server: pulse.server))
         p.play()
         try await waitUntil(p, passes: 0.2)
         try await Task.sleep(nanoseconds: 600_000_000)
@@ -292,10 +294,11 @@ struct SoundTests {
 
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
     func scrubSnippetsAreHeardOnARealServer() async throws {
+        let clip = try Self.clip()   // (made before the server and the recording start)
         let pulse = try PrivatePulse()
         defer { pulse.stop() }
         try pulse.record()
-        let p = try await ready(Self.clip(), SoundOptions(server: pulse.server))
+        let p = try await ready(clip, SoundOptions(server: pulse.server))
         // The first snippet wakes the fresh null sink (which starts late and clips it); the next three are measured.
         for (i, t) in [5, 1, 4, 2].enumerated() {
             #expect(await p.seek(to: MediaTime(value: Int64(t), timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
