@@ -36,8 +36,8 @@ public struct MediaInspector: Sendable {
         }
         let demuxer = opened.demuxer, facts = opened.facts
         info.container = facts.container
-        if facts.isText {
-            info.error = MediaError(.notMedia, path: path, "a text file, not media")
+        if let text = facts.textError(path: path) {
+            info.error = text
             return info
         }
         let streams = facts.streams

@@ -53,6 +53,11 @@ struct MediaFacts: Sendable {
     /// FFmpeg's catch-all for text ("ANSI art"): not media.
     var isText: Bool { container == "tty" }
 
+    /// The error for a text file, nil for media.
+    func textError(path: String) -> MediaError? {
+        isText ? MediaError(.notMedia, path: path, "a text file, not media") : nil
+    }
+
     /// Gathers the facts of an opened file. `headerSize`: the picture size the file's header bytes state, when any.
     init(demuxer: Demuxer, headerSize: (width: Int, height: Int)?) {
         container = demuxer.formatName

@@ -37,7 +37,7 @@ final class VideoSource {
     /// a cover picture (MP3 ID3, FLAC, M4A) is treated as a still of that picture.
     init(_ opened: OpenedMedia, pixelLimit: Int, allowsCoverArt: Bool = false) throws {
         let path = opened.path, facts = opened.facts
-        if facts.isText { throw MediaError(.notMedia, path: path, "a text file, not media") }
+        if let text = facts.textError(path: path) { throw text }
         var chosen = facts.video
         var isCoverArt = false
         if chosen == nil, allowsCoverArt, let cover = facts.coverPicture {

@@ -42,10 +42,8 @@ public enum Loudness {
         let facts = opened.facts
         guard let stream = facts.audioStreams.first(where: { $0.hasDecoder }), facts.durationKind == .known,
               facts.duration > .zero else { return }
-        let demuxer = opened.demuxer
-        demuxer.discardAllStreams(except: stream.index)
-        guard let decoder = try? Decoder(demuxer: demuxer, streamIndex: stream.index, threading: .single),
-              let packet = try? Packet(), let frame = try? Frame() else { return }
+        guard let decoder = try? Decoder(demuxer: opened.demuxer, streamIndex: stream.index, threading: .single),
+              let reader = try? FrameReader(demuxer: opened.demuxer, decoder: decoder) else { return }
         // At the stream's own rate: resampling would smear a loud onset into the quiet before it (filter ringing).
         let rate = stream.sampleRate > 0 ? stream.sampleRate : 48_000
         let converter = AudioConverter(rate: rate, channels: 1)
@@ -58,20 +56,9 @@ public enum Loudness {
             current += 1
             (peak, sumSquares, samples) = (0, 0, 0)
         }
-        var finished = false
-        while !finished, !stopped() {
+        while !stopped() {
             do {
-                switch try decoder.receive(into: frame) {
-                case .finished:
-                    finished = true
-                    continue
-                case .needsInput:
-                    if try demuxer.read(into: packet) { if packet.streamIndex == stream.index { _ = try decoder.send(packet) } }
-                    else { _ = try decoder.send(nil) }
-                    continue
-                case .frame:
-                    break
-                }
+                guard let frame = try reader.nextFrame() else { break }
                 let t = decoder.time(of: frame)
                 let held = converter.delay   // (what comes out first is that much older than this frame)
                 let pcm = try converter.convert(frame)

@@ -19,7 +19,10 @@ public final class SystemClock: MediaClock, @unchecked Sendable {   // unchecked
     public init() {}
 
     /// Seconds of `CLOCK_MONOTONIC`.
-    public func now() -> Double {
+    public func now() -> Double { SystemClock.monotonic() }
+
+    /// Seconds of `CLOCK_MONOTONIC`, without a clock object (the sound thread stamps its measurements with it).
+    static func monotonic() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

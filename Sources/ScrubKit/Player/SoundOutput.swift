@@ -78,7 +78,7 @@ public struct SoundStatus: Sendable, Equatable {
     public var volume: Double
     /// Muted.
     public var isMuted: Bool
-    /// Which audio stream plays, counted from 1, and how many the file has (0 before it is known).
+    /// Which audio stream plays, counted from 1.
     public var streamNumber = 1
     /// How many audio streams the file has (0 before it is known).
     public var streamCount = 0

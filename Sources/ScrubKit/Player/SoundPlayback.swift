@@ -78,7 +78,7 @@ final class SoundPlayback: Sendable {
     }
 
     private func start(_ time: MediaTime?, snippet: Double?) {
-        let now = SoundPlayback.monotonic()
+        let now = SystemClock.monotonic()
         state.withLock { s in
             s.serial += 1
             s.target = time
@@ -139,12 +139,6 @@ final class SoundPlayback: Sendable {
             s.problem = problem
             s.written = nil
         }
-    }
-
-    private static func monotonic() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     // MARK: - Sound thread
@@ -281,7 +275,7 @@ final class SoundPlayback: Sendable {
             let end = startTime + MediaTime(value: Int64(n), timescale: Int32(rate))
             // (Asked here, on the sound thread, outside the lock: libpulse may wait for fresh timing data.)
             let latency = out.latency ?? Double(options.bufferMilliseconds) / 1000
-            let at = SoundPlayback.monotonic()
+            let at = SystemClock.monotonic()
             state.withLock { s in if s.serial == serial { s.written = (end, latency, at) } }
         }
     }
