@@ -2,6 +2,14 @@
 // Each function loads its library on first use (loader.c) and forwards to the real one.
 #include "loader.h"
 
+int av_buffersink_get_frame(AVFilterContext *a0, AVFrame *a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, av_buffersink_get_frame)(a0, a1);
+}
+
+int av_buffersrc_add_frame_flags(AVFilterContext *a0, AVFrame *a1, int a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, av_buffersrc_add_frame_flags)(a0, a1, a2);
+}
+
 int av_channel_layout_check(const AVChannelLayout *a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_channel_layout_check)(a0);
 }
@@ -251,6 +259,30 @@ int avcodec_send_packet(AVCodecContext *a0, const AVPacket *a1) {
 
 unsigned int avcodec_version(void) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_version)();
+}
+
+AVFilterGraph *avfilter_graph_alloc(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_alloc)();
+}
+
+int avfilter_graph_config(AVFilterGraph *a0, void *a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_config)(a0, a1);
+}
+
+void avfilter_graph_free(AVFilterGraph **a0) {
+    SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_free)(a0);
+}
+
+int avfilter_graph_parse2(AVFilterGraph *a0, const char *a1, AVFilterInOut **a2, AVFilterInOut **a3) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_parse2)(a0, a1, a2, a3);
+}
+
+void avfilter_inout_free(AVFilterInOut **a0) {
+    SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_inout_free)(a0);
+}
+
+unsigned int avfilter_version(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_version)();
 }
 
 AVFormatContext *avformat_alloc_context(void) {

@@ -17,8 +17,9 @@ static const char *const sonames[] = {
     [SCRUB_LIB_AVCODEC] = "libavcodec.so." SCRUB_STR(LIBAVCODEC_VERSION_MAJOR),
     [SCRUB_LIB_AVFORMAT] = "libavformat.so." SCRUB_STR(LIBAVFORMAT_VERSION_MAJOR),
     [SCRUB_LIB_SWRESAMPLE] = "libswresample.so." SCRUB_STR(LIBSWRESAMPLE_VERSION_MAJOR),
+    [SCRUB_LIB_AVFILTER] = "libavfilter.so." SCRUB_STR(LIBAVFILTER_VERSION_MAJOR),
 };
-#define SCRUB_LIBRARIES 5
+#define SCRUB_LIBRARIES 6
 static void *handles[SCRUB_LIBRARIES];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -84,17 +85,17 @@ void *scrub_ffmpeg_symbol(enum scrub_ffmpeg_library library, const char *name) {
 static const char *const names[] = {
     [SCRUB_LIB_AVUTIL] = "libavutil", [SCRUB_LIB_SWSCALE] = "libswscale",
     [SCRUB_LIB_AVCODEC] = "libavcodec", [SCRUB_LIB_AVFORMAT] = "libavformat",
-    [SCRUB_LIB_SWRESAMPLE] = "libswresample",
+    [SCRUB_LIB_SWRESAMPLE] = "libswresample", [SCRUB_LIB_AVFILTER] = "libavfilter",
 };
 static const char *const version_functions[] = {
     [SCRUB_LIB_AVUTIL] = "avutil_version", [SCRUB_LIB_SWSCALE] = "swscale_version",
     [SCRUB_LIB_AVCODEC] = "avcodec_version", [SCRUB_LIB_AVFORMAT] = "avformat_version",
-    [SCRUB_LIB_SWRESAMPLE] = "swresample_version",
+    [SCRUB_LIB_SWRESAMPLE] = "swresample_version", [SCRUB_LIB_AVFILTER] = "avfilter_version",
 };
 static const unsigned built_versions[] = {
     [SCRUB_LIB_AVUTIL] = LIBAVUTIL_VERSION_INT, [SCRUB_LIB_SWSCALE] = LIBSWSCALE_VERSION_INT,
     [SCRUB_LIB_AVCODEC] = LIBAVCODEC_VERSION_INT, [SCRUB_LIB_AVFORMAT] = LIBAVFORMAT_VERSION_INT,
-    [SCRUB_LIB_SWRESAMPLE] = LIBSWRESAMPLE_VERSION_INT,
+    [SCRUB_LIB_SWRESAMPLE] = LIBSWRESAMPLE_VERSION_INT, [SCRUB_LIB_AVFILTER] = LIBAVFILTER_VERSION_INT,
 };
 
 int scrub_ffmpeg_library_count(void) { return SCRUB_LIBRARIES; }

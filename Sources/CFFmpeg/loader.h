@@ -4,7 +4,7 @@
 
 #include "include/shim.h"
 
-enum scrub_ffmpeg_library { SCRUB_LIB_AVUTIL, SCRUB_LIB_SWSCALE, SCRUB_LIB_AVCODEC, SCRUB_LIB_AVFORMAT, SCRUB_LIB_SWRESAMPLE };
+enum scrub_ffmpeg_library { SCRUB_LIB_AVUTIL, SCRUB_LIB_SWSCALE, SCRUB_LIB_AVCODEC, SCRUB_LIB_AVFORMAT, SCRUB_LIB_SWRESAMPLE, SCRUB_LIB_AVFILTER };
 
 /// The address of `name` in `library`, loading the library first if needed. Never returns NULL: a missing library
 /// or function ends the process with a message, as the dynamic linker would have at start-up.

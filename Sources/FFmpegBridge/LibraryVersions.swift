@@ -20,7 +20,7 @@ public struct FFmpegLibraryStatus: Sendable, Equatable {
 
 /// Versions of the C libraries in the bridge layer, for `scrub --version`.
 public enum LibraryVersions {
-    /// FFmpeg's four libraries, each opened if it can be (a missing one is reported, not fatal).
+    /// FFmpeg's libraries, each opened if it can be (a missing one is reported, not fatal).
     public static func ffmpeg() -> [FFmpegLibraryStatus] {
         (0..<Int(scrub_ffmpeg_library_count())).map { index in
             var error = [CChar](repeating: 0, count: 512)

@@ -16,6 +16,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         public var loop = false
         /// Sound (the default: PulseAudio's default sink); nil: silent.
         public var sound: SoundOptions? = SoundOptions()
+        /// At other speeds than 1×, keep the sound's pitch (the default) or let it follow the speed.
+        public var keepsPitch = true
         /// The defaults: detect graphics, keyframe seeks, pause at the end.
         public init() {}
     }
@@ -62,6 +64,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         self.options = options
         self.exact = options.exactSeeks
         self.player = Player(path: path, sound: options.sound)
+        if !options.keepsPitch { player.audioTimePitchAlgorithm = .varispeed }
     }
 
     /// Runs until the user quits. Throws (with the terminal restored) when the file cannot be played.
@@ -288,7 +291,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         }
         let level = (s.streamCount > 1 ? "audio \(s.streamNumber)/\(s.streamCount) " : "")
             + (s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%") + (player.playsScrubSound ? "" : ", scrub sound off")
-        return rates[rateIndex] == 1 ? level : level + " (silent at other speeds)"
+        return level
     }
 
     private func draw(_ info: PlayerMediaInfo?) {

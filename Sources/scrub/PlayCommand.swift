@@ -7,7 +7,7 @@ enum PlayCommand {
     static let spec = CommandSpec(
         name: "play",
         abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics), with sound.",
-        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] | scrub play --bench FILE",
+        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] [--no-pitch-correction] | scrub play --bench FILE",
         options: [
             OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
@@ -15,6 +15,7 @@ enum PlayCommand {
             OptionSpec(names: ["--no-audio"], takesValue: false, help: "Play no sound (the picture runs on the system clock)."),
             OptionSpec(names: ["--audio-device"], takesValue: true, valueName: "NAME", help: "The PulseAudio/PipeWire sink to play on (pactl list short sinks); default: the server's default."),
             OptionSpec(names: ["--aid"], takesValue: true, valueName: "N", help: "Which audio stream, counted from 1 (default: the container's first decodable one)."),
+            OptionSpec(names: ["--no-pitch-correction"], takesValue: false, help: "At other speeds let the sound's pitch follow the speed, like a tape (mpv's --audio-pitch-correction=no); by default it is kept."),
             OptionSpec(names: ["--av-offset"], takesValue: true, valueName: "SECONDS", help: "Shift the sound against the picture (mpv's --audio-delay): positive plays it later, e.g. 0.1 or -0.25."),
             OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics."),
             OptionSpec(names: ["--seconds"], takesValue: true, valueName: "N", help: "With --bench: seconds of playback (default 10)."),
@@ -27,8 +28,8 @@ enum PlayCommand {
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
         Mouse: click or drag on the bar to seek.
         Sound goes to the PulseAudio server (PipeWire desktops serve the same protocol) and leads the clock while it
-        plays at normal speed; at other speeds, while seeking, and without a server (over SSH, say) the picture plays
-        silently on the system clock and the status line says why. Paused, each place a scrub lands on (dragging,
+        plays, at 0.25× to 4× with its pitch kept (libavfilter's atempo); while seeking and without a server (over
+        SSH, say) the picture plays silently on the system clock and the status line says why. Paused, each place a scrub lands on (dragging,
         holding a seek key, stepping) plays 80 ms of its sound, faded in and out, so speech and music can be found by
         ear (a toggles it).
         """,
@@ -59,6 +60,7 @@ enum PlayCommand {
             options.sound = nil
         } else {
             options.sound?.device = p.value("--audio-device")
+            options.keepsPitch = !p.flag("--no-pitch-correction")
             options.sound?.streamNumber = try p.int("--aid", in: 1...64, command: "play")
             if let text = p.value("--av-offset") {
                 guard let seconds = Double(text), seconds.isFinite, abs(seconds) <= 60 else {

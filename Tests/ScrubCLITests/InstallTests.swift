@@ -17,7 +17,7 @@ import Testing
         let ffmpeg = try #require(object["ffmpeg"] as? [String: Any])
         #expect(ffmpeg["found"] as? Bool == true)
         let libraries = try #require(ffmpeg["libraries"] as? [[String: Any]])
-        #expect(libraries.compactMap { $0["name"] as? String }.sorted() == ["libavcodec", "libavformat", "libavutil", "libswresample", "libswscale"])
+        #expect(libraries.compactMap { $0["name"] as? String }.sorted() == ["libavcodec", "libavfilter", "libavformat", "libavutil", "libswresample", "libswscale"])
         // The versions are the ones the system has: compare with what pkg-config says of the headers built against.
         if let pc = try? Scrub.execute("pkg-config", ["--modversion", "libavformat"]), pc.status == 0 {
             let avformat = libraries.first { $0["name"] as? String == "libavformat" }
@@ -25,7 +25,7 @@ import Testing
             #expect(avformat?["version"] as? String != nil)
         }
         let features = try #require(object["features"] as? [String: Bool])
-        for key in ["video", "png", "webp", "heic", "avif", "text", "sixel", "sound"] {
+        for key in ["video", "png", "webp", "heic", "avif", "text", "sixel", "sound", "pitch"] {
             #expect(features[key] != nil, "feature \(key) reported")
         }
         #expect(features["webp"] == true && features["sixel"] == true)
@@ -292,6 +292,9 @@ import Testing
         for package in ["libavformat59", "libavcodec59", "libswscale6", "libavutil57", "libheif1", "libwebp7", "libsixel1", "libc6"] {
             #expect(depends.contains(package + " ("), "Depends: \(depends) lacks \(package)")
         }
+        // libavfilter only keeps the pitch at other speeds: recommended, not required.
+        let recommends = try Scrub.execute("dpkg-deb", ["-f", deb, "Recommends"]).stdout
+        #expect(recommends.contains("libavfilter8 (") && !depends.contains("libavfilter"), "Recommends: \(recommends)")
         let contents = try Scrub.execute("dpkg-deb", ["-c", deb]).stdout
         for path in ["./usr/bin/scrub", "./usr/share/man/man1/scrub.1.gz", "./usr/share/man/man1/scrub-thumbs.1.gz",
                      "./usr/share/bash-completion/completions/scrub", "./usr/share/zsh/vendor-completions/_scrub",

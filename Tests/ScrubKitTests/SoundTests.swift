@@ -220,6 +220,31 @@ struct SoundTests {
         #expect(windows.count - 1 - lastLoud >= 3, "muted at the end: \(levels)")
     }
 
+    /// At other speeds the sound plays along (the clock still follows it), its pitch kept or, varispeed, following.
+    @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"),
+          arguments: [(2.0, AudioTimePitchAlgorithm.timeDomain, 440.0), (2.0, .varispeed, 880.0), (0.5, .timeDomain, 440.0)])
+    func otherSpeedsPlayTheSoundWithItsPitchKeptOrFollowing(speed: Double, pitch: AudioTimePitchAlgorithm, heard: Double) async throws {
+        let clip = try Self.clip()   // (made before the server and the recording start)
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        try pulse.record()
+        let p = try await ready(clip, SoundOptions(server: pulse.server))
+        p.audioTimePitchAlgorithm = pitch
+        p.rate = speed
+        try await waitUntil(p, passes: 0.3)
+        let t0 = p.currentTime.seconds, w0 = Date()
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let rate = (p.currentTime.seconds - t0) / Date().timeIntervalSince(w0)
+        p.pause()
+        #expect(p.soundStatus.isAvailable && p.soundStatus.problem == nil, "\(p.soundStatus)")
+        #expect(abs(rate / speed - 1) < 0.25, "the clock runs at \(speed)× with the sound: \(rate)×")
+        let windows = SoundWindow.windows(pulse.recorded())
+        let loud = windows.filter { $0.rms > 2000 }
+        let matching = loud.filter { abs($0.frequency - heard) < 30 }
+        #expect(loud.count >= 5 && Double(matching.count) >= Double(loud.count) * 0.8,
+                "\(matching.count) of \(loud.count) windows at \(heard) Hz: \(windows.map { "\(Int($0.rms))/\(Int($0.frequency))" })")
+    }
+
     @Test func withoutAServerThePicturePlaysAndTheStatusSaysWhy() async throws {
         let p = try await ready(Self.clip(), SoundOptions(server: "unix:/nonexistent-scrub-test/pulse.sock"))
         p.play()

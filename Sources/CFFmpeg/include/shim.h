@@ -18,6 +18,9 @@
 #include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -104,7 +107,8 @@ typedef struct {
     unsigned built;        ///< AV_VERSION_INT of the headers scrub was built with
     unsigned found;        ///< AV_VERSION_INT of the library found at run time, 0 when it could not be opened
 } scrub_ffmpeg_library_info;
-/// How many libraries scrub_ffmpeg_probe describes (libavutil, libswscale, libavcodec, libavformat).
+/// How many libraries scrub_ffmpeg_probe describes (libavutil, libswscale, libavcodec, libavformat, libswresample,
+/// libavfilter).
 int scrub_ffmpeg_library_count(void);
 /// Opens library `index` if it can (unlike the forwarders, a missing library is reported, not fatal) and
 /// describes it; on failure `error` (of `size` bytes) receives the dynamic linker's message.
@@ -370,5 +374,90 @@ static inline int64_t scrub_swr_delay_usec(SwrContext *swr) { return swr ? swr_g
 
 // The frame's channel count, sample format and layout identity: a converter is remade when these change.
 static inline int scrub_frame_channels(const AVFrame *f) { return f->ch_layout.nb_channels; }
+
+// --- Sound at another speed with its pitch kept: libavfilter's atempo on interleaved S16. ---
+
+// One filter graph abuffer → atempo (chained: one instance goes from 0.5 to 100) → aformat → abuffersink, and the
+// frames going in and coming out.
+typedef struct scrub_tempo {
+    AVFilterGraph *graph;
+    AVFilterContext *source, *sink;
+    AVFrame *in, *out;
+    int rate, channels;
+    int64_t next_pts;
+} scrub_tempo;
+
+static inline void scrub_tempo_free(scrub_tempo *t) {
+    if (!t) return;
+    avfilter_graph_free(&t->graph);
+    av_frame_free(&t->in);
+    av_frame_free(&t->out);
+    av_free(t);
+}
+
+// A filter that plays `rate` Hz, `channels` (1 or 2) S16 sound `tempo` times as fast (0.25–4) at the same pitch;
+// NULL when libavfilter refuses.
+static inline scrub_tempo *scrub_tempo_new(int rate, int channels, double tempo) {
+    scrub_tempo *t = av_mallocz(sizeof *t);
+    if (!t) return NULL;
+    t->rate = rate;
+    t->channels = channels;
+    t->graph = avfilter_graph_alloc();
+    t->in = av_frame_alloc();
+    t->out = av_frame_alloc();
+    if (!t->graph || !t->in || !t->out) { scrub_tempo_free(t); return NULL; }
+    t->graph->nb_threads = 1;
+    const char *layout = channels == 1 ? "mono" : "stereo";
+    char chain[160];
+    if (tempo < 0.5)
+        snprintf(chain, sizeof chain, "atempo=0.5,atempo=%.6f", tempo / 0.5);
+    else
+        snprintf(chain, sizeof chain, "atempo=%.6f", tempo);
+    char desc[512];
+    snprintf(desc, sizeof desc,
+             "abuffer=sample_rate=%d:sample_fmt=s16:channel_layout=%s:time_base=1/%d,%s,"
+             "aformat=sample_fmts=s16:channel_layouts=%s:sample_rates=%d,abuffersink",
+             rate, layout, rate, chain, layout, rate);
+    AVFilterInOut *inputs = NULL, *outputs = NULL;
+    int r = avfilter_graph_parse2(t->graph, desc, &inputs, &outputs);
+    avfilter_inout_free(&inputs);
+    avfilter_inout_free(&outputs);
+    if (r < 0) { scrub_tempo_free(t); return NULL; }
+    for (unsigned i = 0; i < t->graph->nb_filters; i++) {
+        AVFilterContext *f = t->graph->filters[i];
+        if (strcmp(f->filter->name, "abuffer") == 0) t->source = f;
+        if (strcmp(f->filter->name, "abuffersink") == 0) t->sink = f;
+    }
+    if (!t->source || !t->sink || avfilter_graph_config(t->graph, NULL) < 0) { scrub_tempo_free(t); return NULL; }
+    return t;
+}
+
+// Feeds `count` samples per channel (NULL: the end, what is held comes out); 0 or a negative AVERROR.
+static inline int scrub_tempo_push(scrub_tempo *t, const int16_t *samples, int count) {
+    if (!samples) return av_buffersrc_add_frame_flags(t->source, NULL, 0);
+    AVFrame *f = t->in;
+    av_frame_unref(f);
+    f->format = AV_SAMPLE_FMT_S16;
+    f->sample_rate = t->rate;
+    av_channel_layout_default(&f->ch_layout, t->channels);
+    f->nb_samples = count;
+    f->pts = t->next_pts;
+    int r = av_frame_get_buffer(f, 0);
+    if (r < 0) return r;
+    memcpy(f->data[0], samples, (size_t)count * (size_t)t->channels * sizeof(int16_t));
+    t->next_pts += count;
+    return av_buffersrc_add_frame_flags(t->source, f, 0);
+}
+
+// The next stretch of sped-up sound: samples per channel (their address in `*samples`, valid until the next call),
+// 0 when the filter needs more input, or a negative AVERROR (AVERROR_EOF after the end was fed and drained).
+static inline int scrub_tempo_pull(scrub_tempo *t, const int16_t **samples) {
+    av_frame_unref(t->out);
+    int r = av_buffersink_get_frame(t->sink, t->out);
+    if (r == AVERROR(EAGAIN)) return 0;
+    if (r < 0) return r;
+    *samples = (const int16_t *)t->out->data[0];
+    return t->out->nb_samples;
+}
 
 #endif

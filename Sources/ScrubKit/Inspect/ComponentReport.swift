@@ -52,8 +52,9 @@ public struct ComponentReport: Sendable {
     /// Optional parts, each available or not with the reason.
     public var features: [Feature]
 
-    /// Whether every FFmpeg library was found (video, audio covers and the FFmpeg still fallback need them).
-    public var hasFFmpeg: Bool { ffmpeg.allSatisfy { $0.version != nil } }
+    /// Whether every FFmpeg library was found that video, audio covers and the FFmpeg still fallback need (all but
+    /// libavfilter, which only keeps the player's pitch at other speeds).
+    public var hasFFmpeg: Bool { ffmpeg.allSatisfy { $0.version != nil || $0.name == "libavfilter" } }
 
     /// Gathers the report (opens FFmpeg's libraries if it can); `libraries` and `features` from layers above
     /// ScrubKit (the terminal's sixel encoder) are appended.
@@ -62,7 +63,8 @@ public struct ComponentReport: Sendable {
             Library(name: $0.name, version: $0.found, builtAgainst: $0.builtAgainst, file: $0.soname, problem: $0.error,
                     role: role(ofFFmpegLibrary: $0.name))
         }
-        let found = ff.allSatisfy { $0.version != nil }
+        let found = ff.allSatisfy { $0.version != nil || $0.name == "libavfilter" }
+        let filters = ff.contains { $0.name == "libavfilter" && $0.version != nil }
         let heif = LibraryVersions.heifDecoders
         let font = FontLocator.file(for: FontLocator.defaultPattern)
         let libraries = [
@@ -91,6 +93,9 @@ public struct ComponentReport: Sendable {
         features.append(Feature(key: "sound", available: pulse != nil,
                                 detail: pulse.map { "sound in scrub play through PulseAudio/PipeWire (\($0), loaded when playing)" }
                                     ?? "no PulseAudio client library: scrub play is silent (Debian: apt-get install libpulse0)"))
+        features.append(Feature(key: "pitch", available: filters,
+                                detail: filters ? "sound at other speeds with its pitch kept (libavfilter's atempo)"
+                                    : "libavfilter is missing: at other speeds the pitch follows the speed (Debian: apt-get install libavfilter8)"))
         return ComponentReport(ffmpegRelease: found ? LibraryVersions.ffmpegRelease : nil, ffmpeg: ff, libraries: libraries, features: features)
     }
 
@@ -100,6 +105,7 @@ public struct ComponentReport: Sendable {
         case "libavcodec": return "decoding video and stills, PNG/WebP output"
         case "libswscale": return "scaling and colour conversion"
         case "libswresample": return "converting decoded sound for the player"
+        case "libavfilter": return "the player's sound at other speeds, pitch kept (atempo)"
         default: return "FFmpeg's common utilities"
         }
     }

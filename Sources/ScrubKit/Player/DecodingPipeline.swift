@@ -68,8 +68,10 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
         soundState = Locked((sound.map { SoundPlayback(path: path, options: $0) }, nil))
     }
 
-    /// Plays sound from `time`, or silences it (nil).
-    public func playSound(from time: MediaTime?) { sound?.play(from: time) }
+    /// Plays sound from `time` at `rate` (pitch as `pitch` says), or silences it (nil).
+    public func playSound(from time: MediaTime?, rate: Double, pitch: AudioTimePitchAlgorithm) {
+        sound?.play(from: time, rate: rate, pitch: pitch)
+    }
 
     /// Plays a scrubbing snippet of sound at `time`.
     public func playSoundSnippet(at time: MediaTime, seconds: Double) { sound?.playSnippet(at: time, seconds: seconds) }

@@ -1,6 +1,23 @@
-/// The sound's controls (AVPlayer's `volume` and `isMuted`). The rules — sound at 1× without a seek in flight, the
-/// timeline following what is heard — are in Player.swift (`syncSound`, `followSound`).
+/// The sound's controls (AVPlayer's `volume`, `isMuted` and the item's `audioTimePitchAlgorithm`). The rules — sound
+/// at the rates in ``Player/soundRates`` without a seek in flight, the timeline following what is heard — are in
+/// Player.swift (`syncSound`, `followSound`).
 extension Player {
+    /// The rates sound plays at (mpv's and AVPlayer's span); outside it the picture plays alone.
+    public static let soundRates: ClosedRange<Double> = 0.25...4
+
+    /// How sound plays at rates other than 1: pitch kept (`.timeDomain`, the default) or following the speed
+    /// (`.varispeed`), as AVPlayerItem's `audioTimePitchAlgorithm`. Changing it while playing restarts the sound there.
+    public var audioTimePitchAlgorithm: AudioTimePitchAlgorithm {
+        get { core.sync { pitchAlgorithm } }
+        set {
+            let changed = core.sync { () -> Bool in
+                defer { pitchAlgorithm = newValue }
+                return pitchAlgorithm != newValue
+            }
+            if changed { restartSound() }
+        }
+    }
+
     /// The sound's volume, 0…1 (AVPlayer's `volume`).
     public var volume: Double {
         get { pipeline.soundStatus.volume }

@@ -47,8 +47,10 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     var endObservers: [Int: ObserverMailbox] = [:]
     private var readyWaiters: [@Sendable () -> Void] = []
     private var _actionAtItemEnd: ActionAtItemEnd = .pause
-    /// Whether the pipeline was last told to play sound.
-    private var soundOn = false
+    /// The rate and pitch the pipeline was last told to play sound at; nil: silent.
+    private var soundTake: (rate: Double, pitch: AudioTimePitchAlgorithm)? = nil
+    /// How sound plays at rates other than 1.
+    var pitchAlgorithm = AudioTimePitchAlgorithm.timeDomain
     /// Audio scrubbing: a short snippet of sound where each seek lands while paused.
     var scrubSound = true
 
@@ -213,25 +215,26 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         scheduleWake()
     }
 
-    /// Sound plays while the player plays at normal speed and no seek is in flight; it starts (a new start, nothing
-    /// stale) where the timeline is.
+    /// Sound plays while the player plays at a rate in ``soundRates`` and no seek is in flight; it starts (a new
+    /// start, nothing stale) where the timeline is, and starts again when the rate or the pitch algorithm changes.
     private func syncSound(restart: Bool = false) {
-        let wanted = _rate == 1 && !seeking && _status == .readyToPlay
-        if wanted && (!soundOn || restart) {
-            pipeline.playSound(from: anchorMedia)
-        } else if !wanted && soundOn {
-            pipeline.playSound(from: nil)
+        let wanted = Player.soundRates.contains(_rate) && !seeking && _status == .readyToPlay
+        let take = wanted ? (rate: _rate, pitch: pitchAlgorithm) : nil
+        if let take, restart || soundTake.map({ $0.rate != take.rate || $0.pitch != take.pitch }) ?? true {
+            pipeline.playSound(from: anchorMedia, rate: take.rate, pitch: take.pitch)
+        } else if take == nil && soundTake != nil {
+            pipeline.playSound(from: nil, rate: 1, pitch: pitchAlgorithm)
         }
-        soundOn = wanted
+        soundTake = take
     }
 
-    /// Starts the sound again where the timeline is (another stream was chosen).
+    /// Starts the sound again where the timeline is (another stream or pitch algorithm was chosen).
     func restartSound() { core.sync { syncSound(restart: true) } }
 
     /// While sound plays, what is heard is the clock: the timeline is re-anchored to it (between its reports the
     /// monotonic clock interpolates).
     private func followSound() {
-        guard soundOn, _rate == 1, !seeking else { return }
+        guard soundTake != nil, !seeking else { return }
         let now = clock.now()
         guard var heard = pipeline.soundClock(now: now) else { return }
         if let end, heard > end { heard = end }

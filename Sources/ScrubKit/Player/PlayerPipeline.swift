@@ -60,9 +60,9 @@ public protocol PlayerPipeline: AnyObject, Sendable {
     /// Stops decoding for good.
     func close()
 
-    /// Sound: plays from `time` on (a new start: nothing queued before is heard), or is silent from now (nil:
-    /// paused, seeking, not at normal speed).
-    func playSound(from time: MediaTime?)
+    /// Sound: plays from `time` on at `rate` times normal speed, its pitch as `pitch` says (a new start: nothing
+    /// queued before is heard), or is silent from now (nil: paused, seeking, a speed sound does not play at).
+    func playSound(from time: MediaTime?, rate: Double, pitch: AudioTimePitchAlgorithm)
     /// Plays `seconds` of sound at `time`, faded in and out, then falls silent (audio scrubbing).
     func playSoundSnippet(at time: MediaTime, seconds: Double)
     /// The media time being heard at monotonic `now` while sound plays, the player's master clock; nil without sound.
@@ -77,7 +77,7 @@ public protocol PlayerPipeline: AnyObject, Sendable {
 
 extension PlayerPipeline {
     /// No sound.
-    public func playSound(from time: MediaTime?) {}
+    public func playSound(from time: MediaTime?, rate: Double, pitch: AudioTimePitchAlgorithm) {}
     /// No sound.
     public func playSoundSnippet(at time: MediaTime, seconds: Double) {}
     /// No sound: the player's own clock rules.

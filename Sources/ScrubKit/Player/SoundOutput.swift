@@ -60,6 +60,14 @@ final class PulseSoundOutput: SoundOutput, @unchecked Sendable {   // unchecked:
     func flush() { stream.flush() }
 }
 
+/// How sound plays at rates other than 1 (AVFoundation's `AVAudioTimePitchAlgorithm`).
+public enum AudioTimePitchAlgorithm: Sendable, Equatable {
+    /// Pitch kept: time-domain stretching (libavfilter's `atempo`), like mpv's default. The default.
+    case timeDomain
+    /// Pitch follows the speed, like a tape played faster or slower (resampled).
+    case varispeed
+}
+
 /// Why a sound output could not be opened, in one line.
 public struct SoundUnavailable: Error, Sendable, CustomStringConvertible {
     /// The reason ("no sound server: Connection refused").

@@ -17,6 +17,9 @@ final class SoundPlayback: Sendable {
         var target: MediaTime? = nil
         /// The take is a scrubbing snippet of this many seconds (faded in and out), not playback.
         var snippet: Double? = nil
+        /// How many times as fast this take plays, and how its pitch goes.
+        var tempo = 1.0
+        var pitch = AudioTimePitchAlgorithm.timeDomain
         var closed = false
         var volume = 1.0
         var muted = false
@@ -66,9 +69,9 @@ final class SoundPlayback: Sendable {
         thread.start()
     }
 
-    /// Plays from `time` (a new serial: what was queued is dropped); nil: silent now.
-    func play(from time: MediaTime?) {
-        start(time, snippet: nil)
+    /// Plays from `time` at `rate` times normal speed (a new serial: what was queued is dropped); nil: silent now.
+    func play(from time: MediaTime?, rate: Double = 1, pitch: AudioTimePitchAlgorithm = .timeDomain) {
+        start(time, snippet: nil, tempo: rate, pitch: pitch)
     }
 
     /// Plays `seconds` of sound at `time`, faded in and out (audio scrubbing: what is heard where the scrub landed),
@@ -77,12 +80,14 @@ final class SoundPlayback: Sendable {
         start(time, snippet: seconds)
     }
 
-    private func start(_ time: MediaTime?, snippet: Double?) {
+    private func start(_ time: MediaTime?, snippet: Double?, tempo: Double = 1, pitch: AudioTimePitchAlgorithm = .timeDomain) {
         let now = SystemClock.monotonic()
         state.withLock { s in
             s.serial += 1
             s.target = time
             s.snippet = time == nil ? nil : snippet
+            s.tempo = min(4, max(0.25, tempo))
+            s.pitch = pitch
             s.written = nil
             s.requestedAt = now
         }
@@ -103,7 +108,8 @@ final class SoundPlayback: Sendable {
             guard let w = s.written else {
                 return now - s.requestedAt < SoundPlayback.startLimit ? from : nil
             }
-            let queued = max(0, w.latency - (now - w.at))
+            // (Queued output seconds hold `tempo` times as much media time.)
+            let queued = max(0, w.latency - (now - w.at)) * s.tempo
             // (What is heard is audio time; the picture shows it `offset` later.)
             let heard = w.end - MediaTime(seconds: queued - options.offset, preferredTimescale: 1_000_000)
             if heard <= from && now - s.requestedAt >= SoundPlayback.startLimit { return nil }
@@ -149,13 +155,18 @@ final class SoundPlayback: Sendable {
         var output: SoundOutput? = nil
         var decoder: Decoder? = nil
         var demuxer: Demuxer? = nil
-        let converter = AudioConverter(rate: rate, channels: channels)
+        var converter = AudioConverter(rate: rate, channels: channels)
         var serial = -1
         var playing = false
         var skipUntil = MediaTime.invalid
         let fade = rate / 100   // 10 ms of fade-in at each start (and fade-out at a snippet's end): no clicks
         var position = 0        // samples (per channel) written in this take
         var snippetLength: Int? = nil
+        // At another speed: the take's start (audio time), how fast it plays, and the pitch-keeping filter (nil:
+        // 1×, or varispeed, where the converter resamples to rate / tempo instead).
+        var takeStart = MediaTime.zero
+        var tempo = 1.0
+        var stretcher: TempoFilter? = nil
         let packet: Packet, frame: Frame
         do { packet = try Packet(); frame = try Frame() } catch { fail("out of memory"); return }
 
@@ -195,6 +206,17 @@ final class SoundPlayback: Sendable {
                 snippetLength = snippet.map { Int($0 * Double(rate)) }
                 let from = from - MediaTime(seconds: options.offset, preferredTimescale: 1_000_000)   // (audio time)
                 skipUntil = from
+                takeStart = from
+                let (takeTempo, pitch) = state.withLock { ($0.tempo, $0.pitch) }
+                tempo = takeTempo
+                stretcher = nil
+                var outRate = rate
+                if tempo != 1 && pitch == .timeDomain {
+                    // (Without libavfilter the pitch follows the speed rather than no sound at all.)
+                    stretcher = try? TempoFilter(rate: rate, channels: channels, tempo: tempo)
+                }
+                if tempo != 1 && stretcher == nil { outRate = Int((Double(rate) / tempo).rounded()) }   // varispeed
+                if converter.rate != outRate { converter = AudioConverter(rate: outRate, channels: channels) }
                 let tb = stream.timeBase
                 // Half a second before: the packet at or before the time, whatever the container's seek precision.
                 let seekTo = from - MediaTime(value: 1, timescale: 2)
@@ -230,9 +252,17 @@ final class SoundPlayback: Sendable {
                     }
                     if state.withLock({ $0.serial != serial || $0.closed }) { break decoding }
                 }
-                guard gotFrame else { continue }
-                startTime = dec.time(of: frame)
-                samples = try converter.convert(frame)
+                if gotFrame {
+                    startTime = dec.time(of: frame)
+                    samples = try converter.convert(frame)
+                } else if !playing, let s = stretcher {
+                    // (The end: what the stretcher holds back comes out.)
+                    samples = try s.process([])
+                    stretcher = nil
+                    startTime = skipUntil.isNumeric ? skipUntil : takeStart
+                } else {
+                    continue
+                }
             } catch {
                 fail("the sound stopped: \(error)")
                 return
@@ -241,14 +271,18 @@ final class SoundPlayback: Sendable {
             // Samples before the start time are skipped (the seek went to the packet before it).
             var first = 0
             if skipUntil.isNumeric {
-                let skip = Int(((skipUntil - startTime).seconds * Double(rate)).rounded())
+                let skip = Int(((skipUntil - startTime).seconds * Double(converter.rate)).rounded())
                 if skip >= samples.count / channels { continue }
                 if skip > 0 { first = skip; startTime = skipUntil }
                 skipUntil = .invalid
             }
-            var n = samples.count / channels - first
+            var chunk = first == 0 ? samples : Array(samples[(first * channels)...])
+            if let s = stretcher {
+                do { chunk = try s.process(chunk) } catch { fail("the sound stopped: \(error)"); return }
+            }
+            var n = chunk.count / channels
             if let length = snippetLength { n = min(n, length - position) }
-            var chunk = Array(samples[(first * channels)..<((first + n) * channels)])
+            if chunk.count != n * channels { chunk.removeLast(chunk.count - n * channels) }
             let gain = muted ? 0 : volume
             if gain != 1 || position < fade || snippetLength.map({ position + n > $0 - fade }) == true {
                 for i in 0..<n {
@@ -268,11 +302,16 @@ final class SoundPlayback: Sendable {
                 state.withLock { s in if s.serial == serial { s.target = nil; s.snippet = nil } }
                 playing = false
             }
+            guard !chunk.isEmpty else { continue }
             do { try out.write(chunk) } catch {
                 fail("the sound device went away: \(error)")
                 return
             }
-            let end = startTime + MediaTime(value: Int64(n), timescale: Int32(rate))
+            // The media time just after what was written: at 1× from the frame's own time (gaps in the stream stay
+            // gaps); at another speed from the take's start and the samples written, each `tempo / rate` seconds.
+            let end = tempo == 1
+                ? startTime + MediaTime(value: Int64(n), timescale: Int32(rate))
+                : takeStart + MediaTime(seconds: Double(position) * tempo / Double(rate), preferredTimescale: Int32(rate))
             // (Asked here, on the sound thread, outside the lock: libpulse may wait for fresh timing data.)
             let latency = out.latency ?? Double(options.bufferMilliseconds) / 1000
             let at = SystemClock.monotonic()
