@@ -2,10 +2,20 @@ import Foundation
 import MediaTime
 import ScrubKit
 
-/// `scrub play --bench`: plays to a null terminal in real time, then runs scripted seeks, and reports frames
-/// shown/dropped and seek → frame-painted latency percentiles. Everything a real screen costs is done (decode,
-/// scale, compose escape sequences) except the write to a terminal.
+/// `scrub play --bench`: plays to a null terminal in real time (with a pause at a third and an exact seek 2 s ahead
+/// at two thirds, which sync must survive), then runs scripted seeks, and reports frames shown/dropped and seek →
+/// frame-painted latency percentiles. Everything a real screen costs is done (decode, scale, compose escape
+/// sequences) except the write to a terminal. With sound, the sound plays (and leads the clock) as in `scrub play`.
 public enum PlayerBenchmark {
+    /// One picture painted during playback: when (the monotonic clock, seconds) and which frame (its media time).
+    /// Against a recording of the sound this gives the A/V offset.
+    public struct Paint: Sendable {
+        /// Monotonic seconds (CLOCK_MONOTONIC, as other processes read it).
+        public var at: Double
+        /// The frame's presentation time.
+        public var time: MediaTime
+    }
+
     /// What a headless run measured.
     public struct Report: Sendable {
         /// Seconds of playback.
@@ -24,11 +34,17 @@ public enum PlayerBenchmark {
         public var bytesPerSecond: Double
         /// Pictures actually turned into escape sequences (0 would mean a blank screen).
         public var painted: Int
+        /// Each picture painted during real-time playback.
+        public var paints: [Paint]
+        /// What the sound did.
+        public var sound: SoundStatus
     }
 
-    /// Plays `path` for `seconds` on a null terminal of `columns × rows` with `kind` graphics, then `seeks` keyframe and `seeks` exact seeks; throws when the file cannot be played.
-    public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20) throws -> Report {
-        let player = Player(path: path, sound: nil)   // headless: measures the picture, plays no sound
+    /// Plays `path` for `seconds` on a null terminal of `columns × rows` with `kind` graphics (sound as `sound`
+    /// says; nil: silent), then `seeks` keyframe and `seeks` exact seeks; throws when the file cannot be played.
+    public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20,
+                           sound: SoundOptions? = nil) throws -> Report {
+        let player = Player(path: path, sound: sound)
         let ready = DispatchSemaphore(value: 0)
         player.whenReady { ready.signal() }
         _ = ready.wait(timeout: .now() + 30)
@@ -41,26 +57,47 @@ public enum PlayerBenchmark {
         player.setVideoOutputSize(width: g.width, height: g.height)
         var bytes = 0
         var painted = 0
+        var paints: [Paint] = []
+        var playing = false
         // The same painting path as `scrub play` (a frame of another size is scaled, not dropped).
         func paint(_ f: VideoFrame) {
             let n = composer.paint(f.image, geometry: g, cellPixels: (8, 16)).utf8.count
             bytes += n
             if n > 0 { painted += 1 }
+            if playing { paints.append(Paint(at: SystemClock().now(), time: f.time)) }
         }
 
-        // 1. Real-time playback.
+        // 1. Real-time playback, with a pause and a seek on the way.
         _ = waitSeek(player) { player.seek(to: info.start, toleranceBefore: .zero, toleranceAfter: .zero, completion: $0) }
         let start = Date()
+        let pause = min(0.5, seconds / 10)
+        var paused = false, sought = false
+        playing = true
         player.play()
         while Date().timeIntervalSince(start) < seconds {
+            let t = Date().timeIntervalSince(start)
+            if !paused && t >= seconds / 3 {
+                paused = true
+                player.pause()
+                usleep(UInt32(pause * 1_000_000))
+                player.play()
+            }
+            if !sought && t >= seconds * 2 / 3 {
+                sought = true
+                let target = player.currentTime + MediaTime(value: 2, timescale: 1)
+                if info.duration.isNumeric, target < info.start + info.duration - MediaTime(value: 1, timescale: 1) {
+                    player.seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero)
+                }
+            }
             if let f = player.frameForDisplay() { paint(f) }
             usleep(4_000)
         }
         player.pause()
+        playing = false
         let elapsed = Date().timeIntervalSince(start)
         let stats = player.frameStatistics
         let fps = info.frameDuration.isNumeric ? 1 / info.frameDuration.seconds : 30
-        let expected = Int((min(elapsed, info.duration.isNumeric ? info.duration.seconds : elapsed) * fps).rounded())
+        let expected = Int((min(elapsed - pause, info.duration.isNumeric ? info.duration.seconds : elapsed) * fps).rounded())
 
         // 2. Scripted seeks, paused: from the call until the new picture is painted.
         var rng = SplitMix(seed: 42)
@@ -84,7 +121,8 @@ public enum PlayerBenchmark {
         let keyframe = measure(exact: false)
         let exactTimes = measure(exact: true)
         return Report(seconds: elapsed, shown: stats.shown, dropped: stats.dropped, expectedFrames: expected,
-                      keyframeSeeks: keyframe, exactSeeks: exactTimes, bytesPerSecond: Double(bytes) / elapsed, painted: painted)
+                      keyframeSeeks: keyframe, exactSeeks: exactTimes, bytesPerSecond: Double(bytes) / elapsed, painted: painted,
+                      paints: paints, sound: player.soundStatus)
     }
 
     private static func waitSeek(_ player: Player, _ start: (@escaping @Sendable (Bool) -> Void) -> Void) -> Bool {

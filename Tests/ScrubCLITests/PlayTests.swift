@@ -217,10 +217,18 @@ extension PlayTmuxTests {
 
     @Test func benchModeReportsFramesAndSeekLatency() throws {
         let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
-        let r = try Scrub.run(["play", "--bench", sample, "--seconds", "1", "--size", "80x24"])
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-paints-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let r = try Scrub.run(["play", "--bench", sample, "--seconds", "2", "--size", "80x24", "--paint-log", log])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("frames shown"))
         #expect(r.stdout.contains("seek→paint keyframe"))
         #expect(r.stdout.contains("seek→paint exact"))
+        // The paint log: monotonic time and media time per picture; in order, with the 2 s seek at two thirds.
+        let rows = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        try #require(rows.count >= 20 && rows.allSatisfy { $0.count == 2 }, "\(rows.count) rows")
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0[0] <= $1[0] }, "monotonic times in order")
+        let jumps = zip(rows, rows.dropFirst()).map { $1[1] - $0[1] }
+        #expect(jumps.filter { $0 > 1.5 }.count == 1 && jumps.allSatisfy { $0 > 0 }, "one seek ahead, otherwise frames in order: \(jumps)")
     }
 }

@@ -10,12 +10,15 @@ import ScrubTerminal
 struct Spawned {
     let pid: pid_t
 
-    init?(_ argv: [String], environment: [String: String]) {
+    /// Starts `argv` with `environment`; its standard output goes to `output` (a descriptor) or /dev/null.
+    init?(_ argv: [String], environment: [String: String], output: Int32? = nil) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if let output { posix_spawn_file_actions_adddup2(&actions, output, 1) } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
@@ -75,6 +78,47 @@ final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, the
                             "--rate=\(PrivatePulse.rate)", "--channels=1", "--latency-msec=20", recording.path], environment: environment)
         try #require(recorder != nil, "parec started")
         usleep(300_000)
+    }
+
+    /// Starts recording the sink's monitor through a pipe, noting when each piece arrives: ``stampedRecording()``
+    /// then says when (monotonic) the first sample was played, to within the pieces' 10 ms.
+    func recordStamped() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        recorder = Spawned([Reference.which("parec")!, "-d", "test_sink.monitor", "--raw", "--format=s16le",
+                            "--rate=\(PrivatePulse.rate)", "--channels=1", "--latency-msec=10"], environment: environment, output: fds[1])
+        close(fds[1])
+        try #require(recorder != nil, "parec started")
+        let reader = fds[0], stamped = self.stamped
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            var bytes: [UInt8] = []
+            var first = Double.infinity
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                let now = SystemClock().now()
+                bytes += buffer[0..<n]
+                // Each piece arrives at or after its last sample was played: the earliest "arrival − length so far"
+                // is when the first sample was.
+                first = min(first, now - Double(bytes.count / 2) / Double(PrivatePulse.rate))
+            }
+            close(reader)
+            let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+            stamped.withLock { $0 = (first, samples) }
+        }
+        thread.start()
+        usleep(300_000)
+    }
+
+    private let stamped = Locked<(first: Double, samples: [Int16])?>(nil)
+
+    /// Stops a ``recordStamped()`` recording: the samples and the monotonic time the first was played.
+    func stampedRecording() throws -> (first: Double, samples: [Int16]) {
+        recorder?.stop()
+        recorder = nil
+        for _ in 0..<200 where stamped.withLock({ $0 == nil }) { usleep(10_000) }
+        return try #require(stamped.withLock { $0 }, "the recording ended")
     }
 
     /// Stops recording and returns what was recorded.
@@ -243,6 +287,53 @@ struct SoundTests {
         let matching = loud.filter { abs($0.frequency - heard) < 30 }
         #expect(loud.count >= 5 && Double(matching.count) >= Double(loud.count) * 0.8,
                 "\(matching.count) of \(loud.count) windows at \(heard) Hz: \(windows.map { "\(Int($0.rms))/\(Int($0.frequency))" })")
+    }
+
+    /// 26 s: a white frame and a click (10 ms of 1 kHz) at each whole second, black and silence between.
+    static func flashes() throws -> String {
+        try #require(Reference.make("flashes.mp4", [
+            "-f", "lavfi", "-i", "color=c=black:s=64x48:r=25:d=26",
+            "-f", "lavfi", "-i", "aevalsrc='0.8*sin(2*PI*1000*t)*lt(mod(t,1),0.01)':s=48000:d=26",
+            "-vf", "drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='lt(mod(t,1),0.02)'",
+            "-c:v", "mpeg4", "-g", "25", "-c:a", "aac", "-b:a", "128k", "-shortest"]))
+    }
+
+    /// (b) The picture keeps time with the sound: each white frame is painted when its click is heard (the paint
+    /// log of `play --bench` against the recorded clicks), over 20 s with a pause and a seek. ITU-R BT.1359 puts
+    /// detectability at +45/−125 ms; the goal is a median within 20 ms and nothing past 45.
+    @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
+    func flashesArePaintedWhenTheirClicksAreHeard() async throws {
+        let clip = try Self.flashes()   // (made before the server and the recording start)
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        try pulse.recordStamped()
+        let report = try PlayerBenchmark.run(path: clip, seconds: 20, columns: 80, rows: 24, kind: .blocks, seeks: 0,
+                                             sound: SoundOptions(server: pulse.server))
+        let (first, samples) = try pulse.stampedRecording()
+        #expect(report.sound.isAvailable, "\(report.sound)")
+        // Clicks: where the sound first gets loud after a quiet half second, on the monotonic clock.
+        var clicks: [Double] = []
+        var last = -1.0
+        for (i, x) in samples.enumerated() where abs(Int(x)) > 8000 {
+            let t = Double(i) / Double(PrivatePulse.rate)
+            if t - last > 0.5 { clicks.append(first + t) }
+            last = t
+        }
+        // Flashes: the first paint of each white frame (the one at each whole second, after the start).
+        var flashes: [(at: Double, second: Int)] = []
+        for paint in report.paints {
+            let t = paint.time.seconds, k = Int(t.rounded())
+            if k > 0, abs(t - Double(k)) < 0.001, flashes.last?.second != k { flashes.append((paint.at, k)) }
+        }
+        let offsets = flashes.compactMap { f in
+            clicks.min { abs($0 - f.at) < abs($1 - f.at) }.flatMap { abs($0 - f.at) < 0.3 ? (f.at - $0) * 1000 : nil }
+        }
+        let described = offsets.map { String(format: "%.0f", $0) }.joined(separator: " ")
+        try #require(offsets.count >= 15, "\(offsets.count) flashes matched to clicks (of \(flashes.count) flashes, \(clicks.count) clicks): \(described)")
+        let sorted = offsets.map(abs).sorted()
+        #expect(sorted[sorted.count / 2] <= 20, "median |A/V offset| \(sorted[sorted.count / 2]) ms: \(described)")
+        #expect(sorted.last! <= 45, "largest |A/V offset| \(sorted.last!) ms: \(described)")
+        print("A/V offsets (ms, picture after sound > 0): \(described)")
     }
 
     @Test func withoutAServerThePicturePlaysAndTheStatusSaysWhy() async throws {
