@@ -54,6 +54,9 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// The loudness strip's buckets as the background scan delivers them, and how many had arrived when last drawn.
     private let loudness = Locked(LoudnessStrip(count: PlayerApp.loudnessBuckets))
     private var loudnessDrawn = -1
+    /// For a file with only sound (no picture, no cover): what the big loudness picture last showed (buckets
+    /// measured, played columns).
+    private var tallDrawn: (measured: Int, played: Int)? = nil
     private var loudnessScan: Task<Void, Never>? = nil
     /// Buckets over the whole timeline (columns take the loudest of theirs).
     static let loudnessBuckets = 1000
@@ -150,6 +153,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         terminal.write(renderer.clear() + "\u{1B}[0m\u{1B}[2J")
         lastStatus = ""
         loudnessDrawn = -1
+        tallDrawn = nil
         let aspect = aspectRatio(info)
         let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspect)
         player.setVideoOutputSize(width: g.width, height: g.height)
@@ -294,6 +298,18 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         return level
     }
 
+    /// The big loudness picture of a file with only sound, when the measured buckets or the played part changed.
+    private func loudnessPicture(_ info: PlayerMediaInfo?, fraction: Double) -> String {
+        guard let info, !info.hasVideo, loudnessScan != nil, layout.pictureRows >= 2 else { return "" }
+        let (strip, measured) = loudness.withLock { ($0, $0.peaks.lazy.filter { $0 != nil }.count) }
+        let played = Int((max(0, min(1, fraction)) * Double(layout.bar.width)).rounded(.down))
+        guard tallDrawn.map({ $0.measured != measured || $0.played != played }) ?? true else { return "" }
+        tallDrawn = (measured, played)
+        // (A margin row above and below: the picture area's middle rows.)
+        let rows = max(1, layout.pictureRows - 2)
+        return strip.renderTall(bar: layout.bar, top: (layout.pictureRows - rows) / 2, rows: rows, played: fraction, color: composer.color)
+    }
+
     private func draw(_ info: PlayerMediaInfo?) {
         var out = ""
         let now = Date().timeIntervalSince1970
@@ -317,6 +333,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks)
         if status != lastStatus { out += status; lastStatus = status }
         out += loudnessRow()
+        out += loudnessPicture(info, fraction: fraction)
         guard !out.isEmpty, !quit.load(ordering: .relaxed) else { return }
         let began = Date().timeIntervalSince1970
         terminal.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l")

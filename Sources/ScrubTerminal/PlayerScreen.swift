@@ -43,16 +43,44 @@ public struct LoudnessStrip: Sendable {
 
     /// The strip over `bar`: each column shows the loudest bucket it covers.
     public func render(bar: SliderBar, color: Bool) -> String {
-        var out = ""
-        for c in 0..<bar.width {
-            let lo = c * peaks.count / bar.width, hi = max(lo + 1, (c + 1) * peaks.count / bar.width)
-            let measured = peaks[lo..<min(hi, peaks.count)].compactMap { $0 }
-            guard let peak = measured.max() else { out.append(" "); continue }
-            let db = peak > 0 ? 20 * log10(peak) : -100
-            let level = Int(((db + 48) / 48 * 8).rounded())
-            out.append(LoudnessStrip.levels[min(8, max(measured.isEmpty ? 0 : 1, level))])
-        }
+        let out = String(columnLevels(bar: bar, eighths: 8).map { LoudnessStrip.levels[$0] })
         return color ? "\u{1B}[38;2;110;160;210m" + out + "\u{1B}[0m" : out
+    }
+
+    /// The loudness as the picture of a file that has only sound: `rows` rows from row `top` (0-based), each column
+    /// of `bar` a bar of eighth blocks growing from the bottom, the part before `played` (a fraction of the
+    /// timeline) brighter (without colour, drawn with a lighter block).
+    public func renderTall(bar: SliderBar, top: Int, rows: Int, played: Double, color: Bool) -> String {
+        guard rows > 0 else { return "" }
+        let heights = columnLevels(bar: bar, eighths: rows * 8)
+        let playedColumns = Int((max(0, min(1, played)) * Double(bar.width)).rounded(.down))
+        var out = ""
+        for r in 0..<rows {
+            let floor = (rows - 1 - r) * 8   // eighths below this row
+            out += "\u{1B}[\(top + r + 1);\(bar.origin + 1)H"
+            var brightness = -1
+            for (c, h) in heights.enumerated() {
+                let isPlayed = c < playedColumns
+                if color, brightness != (isPlayed ? 1 : 0) {
+                    brightness = isPlayed ? 1 : 0
+                    out += isPlayed ? "\u{1B}[38;2;150;200;250m" : "\u{1B}[38;2;70;100;130m"
+                }
+                let cell = LoudnessStrip.levels[min(8, max(0, h - floor))]
+                out.append(!color && isPlayed && cell == "█" ? "▓" : cell)
+            }
+        }
+        return color ? out + "\u{1B}[0m" : out
+    }
+
+    /// Each column's height in `eighths` (of the full height) from the loudest bucket it covers: −48 dBFS and below
+    /// is 1 (measured, quiet), 0 dBFS is all of them; 0 where nothing is measured yet.
+    func columnLevels(bar: SliderBar, eighths: Int) -> [Int] {
+        (0..<bar.width).map { c in
+            let lo = c * peaks.count / bar.width, hi = max(lo + 1, (c + 1) * peaks.count / bar.width)
+            guard let peak = peaks[lo..<min(hi, peaks.count)].compactMap({ $0 }).max() else { return 0 }
+            let db = peak > 0 ? 20 * log10(peak) : -100
+            return min(eighths, max(1, Int(((db + 48) / 48 * Double(eighths)).rounded())))
+        }
     }
 }
 

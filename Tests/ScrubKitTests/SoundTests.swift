@@ -507,6 +507,18 @@ struct SoundTests {
         #expect(PlayerLayout(columns: 80, rows: 24, hasLoudnessStrip: true).loudnessRow == 21)
     }
 
+    /// A file with only sound shows its loudness as the picture: bars rows tall, the played part brighter.
+    @Test func aFileWithOnlySoundShowsItsLoudnessAsThePicture() {
+        var strip = LoudnessStrip(count: 4)
+        strip.peaks = [1.0, 0.0039, 0.125, nil]   // 0 dBFS, -48 dBFS, -18 dBFS, not measured
+        let bar = SliderBar(origin: 1, width: 4)
+        let text = strip.renderTall(bar: bar, top: 2, rows: 2, played: 0.25, color: false)
+        // Row by row (cursor moves to rows 3 and 4, column 2): 16 eighths tall; -18 dBFS is 10 of them.
+        #expect(text == "\u{1B}[3;2H▓ ▂ \u{1B}[4;2H▓▁█ ", "\(text.debugDescription)")
+        let colored = strip.renderTall(bar: bar, top: 0, rows: 2, played: 0.5, color: true)
+        #expect(colored.components(separatedBy: "\u{1B}[38;2;150;200;250m").count == 3, "played columns brighter on both rows")
+    }
+
     @Test func nextAudioStreamSwitchesWhatIsHeard() async throws {
         let path = try #require(Reference.make("two-languages-48k.mkv", [
             "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=4",
