@@ -72,10 +72,10 @@ final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, the
          "PATH": "/usr/bin:/bin", "PULSE_SERVER": server]
     }
 
-    /// Starts recording the sink's monitor (mono, 16-bit, 48 kHz).
-    func record() throws {
+    /// Starts recording the sink's monitor (16-bit, 48 kHz, mono unless `channels` says; stereo is interleaved).
+    func record(channels: Int = 1) throws {
         recorder = Spawned([Reference.which("parec")!, "-d", "test_sink.monitor", "--raw", "--format=s16le",
-                            "--rate=\(PrivatePulse.rate)", "--channels=1", "--latency-msec=20", recording.path], environment: environment)
+                            "--rate=\(PrivatePulse.rate)", "--channels=\(channels)", "--latency-msec=20", recording.path], environment: environment)
         try #require(recorder != nil, "parec started")
         usleep(300_000)
     }
@@ -334,6 +334,33 @@ struct SoundTests {
         #expect(sorted[sorted.count / 2] <= 20, "median |A/V offset| \(sorted[sorted.count / 2]) ms: \(described)")
         #expect(sorted.last! <= 45, "largest |A/V offset| \(sorted.last!) ms: \(described)")
         print("A/V offsets (ms, picture after sound > 0): \(described)")
+    }
+
+    /// (f) 5.1 sound is down-mixed to the sink's stereo: the front left's tone is heard on the left, the back
+    /// right's on the right.
+    @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
+    func surroundIsDownMixedToStereo() async throws {
+        let clip = try #require(Reference.make("surround.mp4", [
+            "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=4",
+            "-f", "lavfi", "-i", "aevalsrc='0.5*sin(2*PI*440*t)|0|0|0|0|0.5*sin(2*PI*1000*t)':s=48000:d=4:c=5.1",
+            "-c:v", "mpeg4", "-c:a", "aac", "-b:a", "256k", "-shortest"]))
+        let pulse = try PrivatePulse()
+        defer { pulse.stop() }
+        try pulse.record(channels: 2)
+        let p = try await ready(clip, SoundOptions(server: pulse.server))
+        p.play()
+        try await waitUntil(p, passes: 0.3)
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+        p.pause()
+        let both = pulse.recorded()
+        let left = stride(from: 0, to: both.count - 1, by: 2).map { both[$0] }
+        let right = stride(from: 1, to: both.count, by: 2).map { both[$0] }
+        for (name, samples, hz) in [("left", left, 440.0), ("right", right, 1000.0)] {
+            let windows = SoundWindow.windows(samples)
+            let loud = windows.filter { $0.rms > 1000 }
+            #expect(loud.count >= 5 && loud.filter { abs($0.frequency - hz) < 30 }.count >= loud.count * 4 / 5,
+                    "\(name): \(windows.map { "\(Int($0.rms))/\(Int($0.frequency))" })")
+        }
     }
 
     @Test func withoutAServerThePicturePlaysAndTheStatusSaysWhy() async throws {
