@@ -7,7 +7,7 @@ enum PlayCommand {
     static let spec = CommandSpec(
         name: "play",
         abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics), with sound.",
-        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] [--no-pitch-correction] | scrub play --bench FILE [--seconds N] [--size COLSxROWS] [--with-audio] [--paint-log FILE]",
+        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] [--no-pitch-correction] | scrub play --bench FILE [--seconds N] [--size COLSxROWS] [--seeks N] [--with-audio] [--paint-log FILE]",
         options: [
             OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
@@ -20,6 +20,7 @@ enum PlayCommand {
             OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics."),
             OptionSpec(names: ["--seconds"], takesValue: true, valueName: "N", help: "With --bench: seconds of playback (default 10)."),
             OptionSpec(names: ["--size"], takesValue: true, valueName: "COLSxROWS", help: "With --bench: terminal size (default 160x48)."),
+            OptionSpec(names: ["--seeks"], takesValue: true, valueName: "N", help: "With --bench: scripted seeks of each kind after playback (default 20; 0: none)."),
             OptionSpec(names: ["--with-audio"], takesValue: false, help: "With --bench: play the sound too (the server's default sink, or --audio-device), leading the clock as in play."),
             OptionSpec(names: ["--paint-log"], takesValue: true, valueName: "FILE", help: "With --bench: write one line per picture painted during playback, 'MONOTONIC_SECONDS MEDIA_SECONDS' (CLOCK_MONOTONIC), to measure A/V sync against a recording."),
         ],
@@ -96,7 +97,8 @@ enum PlayCommand {
             sound = SoundOptions(device: p.value("--audio-device"), streamNumber: try p.int("--aid", in: 1...64, command: "play"))
         }
         let r: PlayerBenchmark.Report
-        do { r = try PlayerBenchmark.run(path: path, seconds: seconds, columns: cols, rows: rows, kind: kind, sound: sound) }
+        let seeks = try p.int("--seeks", in: 0...1000, command: "play") ?? 20
+        do { r = try PlayerBenchmark.run(path: path, seconds: seconds, columns: cols, rows: rows, kind: kind, seeks: seeks, sound: sound) }
         catch { printError("scrub: \(error)"); return 1 }
         if let log = p.value("--paint-log") {
             let lines = r.paints.map { String(format: "%.6f %.6f\n", $0.at, $0.time.seconds) }.joined()
@@ -107,8 +109,10 @@ enum PlayCommand {
             String(format: "p50 %.0f ms  p95 %.0f ms  max %.0f ms", PlayerBenchmark.percentile(xs, 50), PlayerBenchmark.percentile(xs, 95), xs.max() ?? 0)
         }
         printOut("playback   \(String(format: "%.1f", r.seconds)) s at \(cols)×\(rows) \(kind.rawValue): \(r.shown) frames shown, \(r.dropped) dropped (\(String(format: "%.2f", pct)) % of \(r.expectedFrames)), \(String(format: "%.1f", r.bytesPerSecond / 1_000_000)) MB/s of escape codes")
-        printOut("seek→paint keyframe (\(r.keyframeSeeks.count) seeks): \(ms(r.keyframeSeeks))")
-        printOut("seek→paint exact    (\(r.exactSeeks.count) seeks): \(ms(r.exactSeeks))")
+        if seeks > 0 {
+            printOut("seek→paint keyframe (\(r.keyframeSeeks.count) seeks): \(ms(r.keyframeSeeks))")
+            printOut("seek→paint exact    (\(r.exactSeeks.count) seeks): \(ms(r.exactSeeks))")
+        }
         printOut("painted    \(r.painted) pictures")
         if sound != nil {
             printOut("sound      " + (r.sound.isAvailable ? "played, leading the clock" : "none (\(r.sound.problem ?? "unknown"))"))
