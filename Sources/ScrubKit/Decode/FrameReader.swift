@@ -9,6 +9,8 @@ final class FrameReader {
     private let frame: Frame
     private let packet: Packet
     private var draining = false
+    /// Whether the stream has ended: the decoder gave out its last frame (until ``reset()``).
+    private(set) var isFinished = false
     /// When set (stream time base), decoding heads for this timestamp and may skip non-reference frames that
     /// cannot be the last frame at or before it (see `send`). Nil: decode everything (playback).
     var skipTarget: Int64? = nil
@@ -35,7 +37,7 @@ final class FrameReader {
         while true {
             switch try decoder.receive(into: frame) {
             case .frame: return frame
-            case .finished: return nil
+            case .finished: isFinished = true; return nil
             case .needsInput: break
             }
             if draining { return nil }
@@ -172,6 +174,7 @@ final class FrameReader {
     func reset() {
         decoder.flush()
         draining = false
+        isFinished = false
         latestKeptTimestamp = .min
         latestDecodedPresentation = .min
     }

@@ -153,8 +153,7 @@ final class SoundPlayback: Sendable {
         let rate = stream.sampleRate > 0 ? stream.sampleRate : 48_000
         let channels = stream.channels == 1 ? 1 : 2
         var output: SoundOutput? = nil
-        var decoder: Decoder? = nil
-        var demuxer: Demuxer? = nil
+        var reader: FrameReader? = nil
         var converter = AudioConverter(rate: rate, channels: channels)
         var serial = -1
         var playing = false
@@ -167,9 +166,6 @@ final class SoundPlayback: Sendable {
         var takeStart = MediaTime.zero
         var tempo = 1.0
         var stretcher: TempoFilter? = nil
-        let packet: Packet, frame: Frame
-        do { packet = try Packet(); frame = try Frame() } catch { fail("out of memory"); return }
-
         while true {
             let (closed, currentSerial, target, volume, muted, snippet) = state.withLock {
                 ($0.closed, $0.serial, $0.target, $0.volume, $0.muted, $0.snippet)
@@ -189,11 +185,9 @@ final class SoundPlayback: Sendable {
                         output = opened
                         state.withLock { $0.hasOutput = true }
                     }
-                    if demuxer == nil {
+                    if reader == nil {
                         let d = try MediaOpener.demux(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit))
-                        d.discardAllStreams(except: stream.index)
-                        demuxer = d
-                        decoder = try Decoder(demuxer: d, streamIndex: stream.index, threading: .single)
+                        reader = try FrameReader(demuxer: d, decoder: try Decoder(demuxer: d, streamIndex: stream.index, threading: .single))
                     }
                 } catch {
                     fail("\(error)")
@@ -220,40 +214,34 @@ final class SoundPlayback: Sendable {
                 let tb = stream.timeBase
                 // Half a second before: the packet at or before the time, whatever the container's seek precision.
                 let seekTo = from - MediaTime(value: 1, timescale: 2)
+                let d = reader!.demuxer
                 if seekTo <= facts.start {
-                    demuxer!.rewind(streamIndex: stream.index)
+                    d.rewind(streamIndex: stream.index)
                 } else if let ts = seekTo.pts(timeBase: tb, method: .roundTowardNegativeInfinity) {
-                    if (try? demuxer!.seek(streamIndex: stream.index, timestamp: ts)) == nil { demuxer!.rewind(streamIndex: stream.index) }
+                    if (try? d.seek(streamIndex: stream.index, timestamp: ts)) == nil { d.rewind(streamIndex: stream.index) }
                 }
-                decoder!.flush()
+                reader!.reset()
                 converter.reset()
             }
-            guard let d = demuxer, let dec = decoder, let out = output else { continue }
-            // One packet's worth of sound.
+            guard let reader, let out = output else { continue }
+            // One packet's worth of sound (a packet at a time, so a new start is noticed at once). A read error
+            // mid-file (truncation) ends the sound there, as the end of the file would.
             var samples: [Int16] = []
             var startTime = MediaTime.invalid
             do {
-                var gotFrame = false
-                decoding: while !gotFrame {
-                    switch try dec.receive(into: frame) {
-                    case .frame:
-                        gotFrame = true
-                    case .finished:
+                var frame: Frame? = nil
+                while frame == nil {
+                    frame = try reader.nextFrame(maxPackets: 1)
+                    if reader.isFinished {
                         // The end of the sound: let what was written play out, then wait for a new start.
                         state.withLock { s in if s.serial == serial { s.target = nil } }
                         playing = false
-                        break decoding
-                    case .needsInput:
-                        if try d.read(into: packet) {
-                            if packet.streamIndex == stream.index { _ = try dec.send(packet) }
-                        } else {
-                            _ = try dec.send(nil)
-                        }
+                        break
                     }
-                    if state.withLock({ $0.serial != serial || $0.closed }) { break decoding }
+                    if state.withLock({ $0.serial != serial || $0.closed }) { break }
                 }
-                if gotFrame {
-                    startTime = dec.time(of: frame)
+                if let frame {
+                    startTime = reader.decoder.time(of: frame)
                     samples = try converter.convert(frame)
                 } else if !playing, let s = stretcher {
                     // (The end: what the stretcher holds back comes out.)
