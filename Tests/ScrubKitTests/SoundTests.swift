@@ -193,6 +193,20 @@ struct SoundTests {
         return p
     }
 
+    /// A private server recording its monitor (mono unless `channels`) and a player ready on `clip` sending its
+    /// sound there. (Make the clip first: encoding it with the recording running is what a slow first run heard.)
+    /// Stop the server when done.
+    func serverAndPlayer(_ clip: String, channels: Int = 1) async throws -> (PrivatePulse, Player) {
+        let pulse = try PrivatePulse()
+        do {
+            try pulse.record(channels: channels)
+            return (pulse, try await ready(clip, SoundOptions(server: pulse.server)))
+        } catch {
+            pulse.stop()
+            throw error
+        }
+    }
+
     /// Waits (up to 6 s) until the player's clock passes `time`: with sound, it holds until the sound is heard.
     func waitUntil(_ p: Player, passes time: Double) async throws {
         let end = Date().addingTimeInterval(6)
@@ -203,10 +217,8 @@ struct SoundTests {
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
     func soundComesOutAndFollowsASeekWithNothingStale() async throws {
         let clip = try Self.clip()   // (made before the server and the recording start)
-        let pulse = try PrivatePulse()
+        let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
-        try pulse.record()
-        let p = try await ready(clip, SoundOptions(server: pulse.server))
         p.play()
         try await waitUntil(p, passes: 0.3)
         #expect(p.soundStatus.isAvailable && p.soundStatus.problem == nil, "\(p.soundStatus)")
@@ -239,10 +251,8 @@ struct SoundTests {
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
     func volumeAndMuteChangeTheLevel() async throws {
         let clip = try Self.clip()   // (made before the server and the recording start)
-        let pulse = try PrivatePulse()
+        let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
-        try pulse.record()
-        let p = try await ready(clip, SoundOptions(server: pulse.server))
         p.play()
         try await waitUntil(p, passes: 0.2)
         try await Task.sleep(nanoseconds: 600_000_000)
@@ -269,10 +279,8 @@ struct SoundTests {
           arguments: [(2.0, AudioTimePitchAlgorithm.timeDomain, 440.0), (2.0, .varispeed, 880.0), (0.5, .timeDomain, 440.0)])
     func otherSpeedsPlayTheSoundWithItsPitchKeptOrFollowing(speed: Double, pitch: AudioTimePitchAlgorithm, heard: Double) async throws {
         let clip = try Self.clip()   // (made before the server and the recording start)
-        let pulse = try PrivatePulse()
+        let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
-        try pulse.record()
-        let p = try await ready(clip, SoundOptions(server: pulse.server))
         p.audioTimePitchAlgorithm = pitch
         p.rate = speed
         try await waitUntil(p, passes: 0.3)
@@ -343,11 +351,9 @@ struct SoundTests {
         let clip = try #require(Reference.make("surround.mp4", [
             "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=4",
             "-f", "lavfi", "-i", "aevalsrc='0.5*sin(2*PI*440*t)|0|0|0|0|0.5*sin(2*PI*1000*t)':s=48000:d=4:c=5.1",
-            "-c:v", "mpeg4", "-c:a", "aac", "-b:a", "256k", "-shortest"]))
-        let pulse = try PrivatePulse()
+            "-c:v", "mpeg4", "-c:a", "aac", "-b:a", "256k", "-shortest"]))   // (made before the server and the recording start)
+        let (pulse, p) = try await serverAndPlayer(clip, channels: 2)
         defer { pulse.stop() }
-        try pulse.record(channels: 2)
-        let p = try await ready(clip, SoundOptions(server: pulse.server))
         p.play()
         try await waitUntil(p, passes: 0.3)
         try await Task.sleep(nanoseconds: 1_200_000_000)
@@ -438,10 +444,8 @@ struct SoundTests {
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
     func scrubSnippetsAreHeardOnARealServer() async throws {
         let clip = try Self.clip()   // (made before the server and the recording start)
-        let pulse = try PrivatePulse()
+        let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
-        try pulse.record()
-        let p = try await ready(clip, SoundOptions(server: pulse.server))
         // The first snippet wakes the fresh null sink (which starts late and clips it); the next three are measured.
         for (i, t) in [5, 1, 4, 2].enumerated() {
             #expect(await p.seek(to: MediaTime(value: Int64(t), timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
