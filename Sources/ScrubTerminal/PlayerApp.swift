@@ -270,7 +270,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let strip = loudness, path = self.path
         loudnessScan = Task.detached(priority: .utility) {
             for await bucket in Loudness.buckets(of: path, count: PlayerApp.loudnessBuckets) {
-                strip.withLock { $0.peaks[bucket.index] = bucket.peak }
+                strip.withLock { $0.set(bucket.index, peak: bucket.peak) }
             }
         }
         layout.hasLoudnessStrip = layout.rows >= 6
@@ -279,7 +279,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// The strip's row, when it changed since last drawn (new buckets, a resize).
     private func loudnessRow() -> String {
         guard layout.hasLoudnessStrip else { return "" }
-        let (strip, measured) = loudness.withLock { ($0, $0.peaks.lazy.filter { $0 != nil }.count) }
+        let (strip, measured) = loudness.withLock { ($0, $0.measured) }
         guard measured != loudnessDrawn else { return "" }
         loudnessDrawn = measured
         return "\u{1B}[\(layout.loudnessRow + 1);\(layout.bar.origin + 1)H" + strip.render(bar: layout.bar, color: composer.color)
@@ -301,7 +301,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// The big loudness picture of a file with only sound, when the measured buckets or the played part changed.
     private func loudnessPicture(_ info: PlayerMediaInfo?, fraction: Double) -> String {
         guard let info, !info.hasVideo, loudnessScan != nil, layout.pictureRows >= 2 else { return "" }
-        let (strip, measured) = loudness.withLock { ($0, $0.peaks.lazy.filter { $0 != nil }.count) }
+        let (strip, measured) = loudness.withLock { ($0, $0.measured) }
         let played = Int((max(0, min(1, fraction)) * Double(layout.bar.width)).rounded(.down))
         guard tallDrawn.map({ $0.measured != measured || $0.played != played }) ?? true else { return "" }
         tallDrawn = (measured, played)

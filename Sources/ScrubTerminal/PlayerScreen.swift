@@ -33,10 +33,25 @@ public struct PlayerLayout: Sendable, Equatable {
 /// The loudness strip: one row of block heights over the bar's columns, from buckets of the whole timeline.
 public struct LoudnessStrip: Sendable {
     /// Peak level (0…1) per bucket over the timeline, nil where not measured yet.
-    public var peaks: [Double?]
+    public private(set) var peaks: [Double?]
+    /// How many buckets are measured (a change means something new to draw).
+    public private(set) var measured = 0
 
     /// A strip of `count` buckets, none measured yet.
     public init(count: Int) { peaks = [Double?](repeating: nil, count: max(1, count)) }
+
+    /// A strip of these buckets.
+    public init(peaks: [Double?]) {
+        self.peaks = peaks.isEmpty ? [nil] : peaks
+        measured = peaks.lazy.filter { $0 != nil }.count
+    }
+
+    /// Sets bucket `index`'s peak.
+    public mutating func set(_ index: Int, peak: Double) {
+        guard peaks.indices.contains(index) else { return }
+        if peaks[index] == nil { measured += 1 }
+        peaks[index] = peak
+    }
 
     /// Eighth-blocks by peak in decibels (−48 dBFS and below: empty, 0 dBFS: full); a space where nothing is measured.
     static let levels: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]

@@ -529,8 +529,8 @@ struct SoundTests {
     }
 
     @Test func theStripDrawsEachColumnsLoudestBucket() {
-        var strip = LoudnessStrip(count: 8)
-        strip.peaks = [nil, nil, 1.0, 0.5, 0.0039, 0.0, nil, 1.0]
+        let strip = LoudnessStrip(peaks: [nil, nil, 1.0, 0.5, 0.0039, 0.0, nil, 1.0])
+        #expect(strip.measured == 5)
         let bar = SliderBar(origin: 1, width: 4)   // two buckets per column
         #expect(strip.render(bar: bar, color: false) == " █▁█", "\(strip.render(bar: bar, color: false))")
         #expect(PlayerLayout(columns: 80, rows: 24, hasLoudnessStrip: true).pictureRows == 21)
@@ -541,7 +541,9 @@ struct SoundTests {
     /// A file with only sound shows its loudness as the picture: bars rows tall, the played part brighter.
     @Test func aFileWithOnlySoundShowsItsLoudnessAsThePicture() {
         var strip = LoudnessStrip(count: 4)
-        strip.peaks = [1.0, 0.0039, 0.125, nil]   // 0 dBFS, -48 dBFS, -18 dBFS, not measured
+        for (i, peak) in [1.0, 0.0039, 0.125].enumerated() { strip.set(i, peak: peak) }   // 0, -48, -18 dBFS; 1 unmeasured
+        strip.set(2, peak: 0.125)
+        #expect(strip.measured == 3)
         let bar = SliderBar(origin: 1, width: 4)
         let text = strip.renderTall(bar: bar, top: 2, rows: 2, played: 0.25, color: false)
         // Row by row (cursor moves to rows 3 and 4, column 2): 16 eighths tall; -18 dBFS is 10 of them.
