@@ -27,7 +27,11 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static scrub_log_sink log_sink;
 static int log_level = AV_LOG_QUIET;
 
+static long reconnects;
+long scrub_ffmpeg_reconnects(void) { return __atomic_load_n(&reconnects, __ATOMIC_RELAXED); }
+
 static void log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
+    if (fmt && strncmp(fmt, "Will reconnect at", 17) == 0) __atomic_add_fetch(&reconnects, 1, __ATOMIC_RELAXED);
     scrub_log_sink sink = __atomic_load_n(&log_sink, __ATOMIC_ACQUIRE);
     if (!sink || level > __atomic_load_n(&log_level, __ATOMIC_RELAXED)) return;
     char line[1024];

@@ -1,6 +1,7 @@
 import CFFmpeg
 import Foundation
 import MediaTime
+import Synchronization
 
 /// Owns an `AVFormatContext` opened on a local file or an HTTP(S) URL (timeouts, reconnects): container facts,
 /// packets, seeking.
@@ -26,38 +27,71 @@ public final class Demuxer {
     ///   pixels is refused before any probing (``PictureTooLarge``), so no decoder is opened for it at all.
     public init(path: String, probesStills: Bool, maxPixels: Int = 0, refusesOversized: Bool = false) throws {
         self.path = path
-        var options: OpaquePointer? = nil
-        av_dict_set(&options, "pattern_type", "none", 0)   // image2: names with % are not sequences
-        defer { av_dict_free(&options) }
+        let isURL = Demuxer.isURL(path)
         let target: String
-        if Demuxer.isURL(path) {
+        if isURL {
             Demuxer.networkReady()
-            // Bounded waits and a few reconnects with back-off, instead of hanging on a dead server; seeking is by
-            // HTTP range requests (a `moov` at the end costs one more range, not a download).
-            av_dict_set(&options, "rw_timeout", "15000000", 0)        // µs: connect and each read
-            av_dict_set(&options, "reconnect", "1", 0)
-            av_dict_set(&options, "reconnect_on_network_error", "1", 0)
-            av_dict_set(&options, "reconnect_delay_max", "4", 0)      // s: 0, 1, 2, 4 — then give up
-            av_dict_set(&options, "user_agent", "scrub", 0)
             target = path
         } else {
             target = "file:" + (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
         }
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
-        // Remote sources get a read deadline (see `read(into:)`); FFmpeg frees ctx itself when the open fails.
-        let deadline = ctx != nil && Demuxer.isURL(path) ? scrub_deadline_install(ctx) : nil
-        // Progressive files over HTTP are read in bounded ranges (see scrub_ranged_open in the shim); playlists are
-        // left to FFmpeg's HLS demuxer, which opens its segments itself.
+        // A URL gets one deadline for the whole open — connecting, reconnects, probing — and is tried again after a
+        // connection that broke (not one that timed out: the time is spent), with back-off, inside it.
+        let timeout = Demuxer.networkTimeout
+        let began = Demuxer.now()
+        let reconnectsBefore = scrub_ffmpeg_reconnects()
+        var attempts = 0
+        var backoff = 0.25
+        var opening: UnsafeMutablePointer<AVFormatContext>? = nil
+        var deadline: UnsafeMutablePointer<scrub_deadline>? = nil
         var ranged: UnsafeMutablePointer<AVIOContext>? = nil
-        if let c = ctx, Demuxer.isURL(path), !Demuxer.isPlaylist(path), ProcessInfo.processInfo.environment["SCRUB_OPEN_ENDED_RANGES"] == nil {
-            ranged = scrub_ranged_open(path, options, c.pointee.interrupt_callback)
-            if let ranged {
-                c.pointee.pb = ranged
-                c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        while true {
+            attempts += 1
+            let remaining = timeout - (Demuxer.now() - began)
+            var options: OpaquePointer? = nil
+            defer { av_dict_free(&options) }
+            av_dict_set(&options, "pattern_type", "none", 0)   // image2: names with % are not sequences
+            if isURL {
+                // Bounded waits and reconnects with back-off (mid-stream too), all inside the deadline; seeking is by
+                // HTTP range requests (a `moov` at the end costs one more range, not a download).
+                av_dict_set(&options, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)   // µs, per request
+                av_dict_set(&options, "reconnect", "1", 0)
+                av_dict_set(&options, "reconnect_on_network_error", "1", 0)
+                av_dict_set(&options, "reconnect_delay_max", "4", 0)      // s: 0, 1, 2, 4 — then give up
+                av_dict_set(&options, "user_agent", "scrub", 0)
             }
+            opening = avformat_alloc_context()
+            // Remote sources get an interrupt deadline (re-armed by every read and seek); FFmpeg frees ctx itself
+            // when the open fails.
+            deadline = opening != nil && isURL ? scrub_deadline_install(opening) : nil
+            scrub_deadline_set(deadline, max(0.1, remaining))
+            // Progressive files over HTTP are read in bounded ranges (see scrub_ranged_open in the shim); playlists
+            // are left to FFmpeg's HLS demuxer, which opens its segments itself.
+            ranged = nil
+            if let c = opening, isURL, !Demuxer.isPlaylist(path), ProcessInfo.processInfo.environment["SCRUB_OPEN_ENDED_RANGES"] == nil {
+                ranged = scrub_ranged_open(path, options, c.pointee.interrupt_callback)
+                if let ranged {
+                    c.pointee.pb = ranged
+                    c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+                }
+            }
+            let opened = avformat_open_input(&opening, target, nil, &options)
+            if opened >= 0, opening != nil { break }
+            av_free(deadline)
+            scrub_ranged_close(ranged)
+            let elapsed = Demuxer.now() - began
+            if isURL && (opened == scrub_averror_exit() || opened == -ETIMEDOUT || elapsed >= timeout) {
+                throw TimedOut(seconds: elapsed, attempts: attempts + scrub_ffmpeg_reconnects() - reconnectsBefore)
+            }
+            let broken = [-ECONNRESET, -EPIPE, -EIO, -ECONNABORTED].contains(opened)
+            if isURL && broken && elapsed + backoff < timeout {
+                usleep(UInt32(backoff * 1_000_000))
+                backoff *= 2
+                continue
+            }
+            throw FFmpegError(opened, "open")
         }
-        let opened = avformat_open_input(&ctx, target, nil, &options)
-        guard opened >= 0, let ctx else { av_free(deadline); scrub_ranged_close(ranged); throw FFmpegError(opened, "open") }
+        let ctx = opening!
         context = ctx   // from here on, deinit closes it (also when the next call throws)
         self.deadline = deadline
         self.ranged = ranged
@@ -79,9 +113,14 @@ public final class Demuxer {
             defer { for i in 0..<count { av_dict_free(&perStream[i]) } }
             let found = maxPixels > 0 && count > 0 ? perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(ctx, $0.baseAddress) }
                                                    : avformat_find_stream_info(ctx, nil)
-            if found < 0 { throw FFmpegError(found, "read stream info") }
+            if found < 0 {
+                if isURL && (found == scrub_averror_exit() || found == -ETIMEDOUT) {
+                    throw TimedOut(seconds: Demuxer.now() - began, attempts: attempts + scrub_ffmpeg_reconnects() - reconnectsBefore)
+                }
+                throw FFmpegError(found, "read stream info")
+            }
         }
-        isLive = Demuxer.isURL(path) && (name == "hls" || name == "dash")
+        isLive = isURL && (name == "hls" || name == "dash")
             && (ctx.pointee.duration <= 0 || ctx.pointee.duration == MediaTime.noTimestamp)
     }
 
@@ -89,6 +128,42 @@ public final class Demuxer {
     public static func isURL(_ path: String) -> Bool {
         let p = path.prefix(8).lowercased()
         return p.hasPrefix("http://") || p.hasPrefix("https://")
+    }
+
+    /// How long a URL may keep a caller waiting with no answer, in seconds: the whole open (connecting, reconnects,
+    /// probing) and each read or seek after it. Process-wide; the default is `SCRUB_TIMEOUT` from the environment,
+    /// else ``defaultNetworkTimeout``.
+    public static var networkTimeout: Double {
+        get { timeoutSetting.withLock { $0 } }
+        set { timeoutSetting.withLock { $0 = newValue > 0 && newValue.isFinite ? newValue : defaultNetworkTimeout } }
+    }
+
+    /// The network timeout unless `SCRUB_TIMEOUT` says otherwise.
+    public static let defaultNetworkTimeout = 20.0
+
+    private static let timeoutSetting = Mutex<Double>({
+        let text = ProcessInfo.processInfo.environment["SCRUB_TIMEOUT"] ?? ""
+        if let s = Double(text), s > 0, s.isFinite { return s }
+        return defaultNetworkTimeout
+    }())
+
+    /// A URL gave no answer within ``networkTimeout``: how long was waited in all and how many attempts to connect
+    /// were made (this demuxer's and FFmpeg's reconnects meanwhile).
+    public struct TimedOut: Error, Sendable {
+        /// Seconds waited, reconnects and back-off included.
+        public var seconds: Double
+        /// Attempts to connect.
+        public var attempts: Int
+    }
+
+    /// Monotonic seconds (FFmpeg's clock, as the interrupt deadline's).
+    static func now() -> Double { Double(av_gettime_relative()) / 1_000_000 }
+
+    /// Arms a remote source's deadline for the next operation: ``networkTimeout`` from now (a live stream's reads:
+    /// ``liveReadWait``).
+    private func armDeadline(reading: Bool = false) {
+        guard deadline != nil else { return }
+        scrub_deadline_set(deadline, reading && isLive ? Demuxer.liveReadWait : Demuxer.networkTimeout)
     }
 
     /// FFmpeg's network (and TLS) set-up, once per process.
@@ -190,16 +265,18 @@ public final class Demuxer {
     public func read(into packet: Packet) throws -> Bool {
         packet.unref()
         hasRead = true
-        if deadline != nil { scrub_deadline_set(deadline, isLive ? Demuxer.liveReadWait : 0) }
+        armDeadline(reading: true)
         let r = av_read_frame(context, packet.pointer)
         if r == scrub_averror_eof() { return false }
         if r == scrub_averror_exit() && isLive { return false }   // the live edge: nothing newer arrived in time
+        if r == scrub_averror_exit() && deadline != nil { throw TimedOut(seconds: Demuxer.networkTimeout, attempts: 1) }
         if r < 0 { throw FFmpegError(r, "read packet") }
         return true
     }
 
     /// Seeks `streamIndex` to the keyframe at or before `timestamp` (in that stream's time base).
     public func seek(streamIndex: Int, timestamp: Int64) throws {
+        armDeadline()
         try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD), "seek")
     }
 
@@ -272,6 +349,7 @@ extension Demuxer {
 
     /// Seeks to a byte position (one a packet was read from).
     public func seek(bytePosition: Int64) throws {
+        armDeadline()
         hasRead = true
         try check(avformat_seek_file(context, -1, Int64.min, bytePosition, bytePosition, AVSEEK_FLAG_BYTE), "seek")
     }
@@ -279,6 +357,7 @@ extension Demuxer {
     /// Seeks near the end of the file (by bytes) and returns the latest packet end time of `streamIndex` there,
     /// for files whose header duration cannot be trusted.
     public func lastPacketEndTime(streamIndex: Int) throws -> MediaTime {
+        armDeadline()
         guard let size = fileSize else { return .invalid }
         let target = Int64(max(0, size - 2_000_000))
         hasRead = true
@@ -317,6 +396,7 @@ extension Demuxer {
     /// ``rewind()``. MPEG-TS/PS rewind by byte: their timestamp search lands on the first keyframe the demuxer has
     /// indexed while reading, which need not be the first in the file.
     public func rewind(streamIndex: Int) {
+        armDeadline()
         if let format = context.pointee.iformat, format.pointee.flags & AVFMT_TS_DISCONT != 0 { hasRead = true; rewind(); return }
         hasRead = false
         if av_seek_frame(context, Int32(streamIndex), -(1 << 62), 0) < 0 { hasRead = true; rewind() }
@@ -326,6 +406,7 @@ extension Demuxer {
     /// streams with timestamp discontinuities — MPEG-TS/PS — whose timestamp search can land past the first
     /// keyframe when the file starts at a late timestamp).
     public func rewind() {
+        armDeadline()
         guard hasRead else { return }
         hasRead = false
         if let format = context.pointee.iformat, format.pointee.flags & AVFMT_TS_DISCONT != 0,

@@ -30,6 +30,7 @@ let subcommands: [Subcommand] = [
 let globalOptions: [OptionSpec] = [
     OptionSpec(names: ["--version"], takesValue: false, help: "Print the version, FFmpeg's libraries found and the optional parts present (with --json: one JSON object)."),
     OptionSpec(names: ["--verbose"], takesValue: false, help: "Show FFmpeg's own log (hidden by default) and URLs whole."),
+    OptionSpec(names: ["--timeout"], takesValue: true, valueName: "SECONDS", help: "How long a URL may go without an answer, reconnects included, before scrub gives up (default 20, or SCRUB_TIMEOUT)."),
     OptionSpec(names: ["-h", "--help"], takesValue: false, help: "List the commands."),
 ]
 

@@ -20,6 +20,7 @@ enum ManualPage {
         ("NO_COLOR", "When set and not empty, progress is printed as plain lines, without colours or escape codes."),
         ("XDG_CACHE_HOME", "Where the caches live (an absolute path; default ~/.cache): scrub's in $XDG_CACHE_HOME/scrub, the desktop's in $XDG_CACHE_HOME/thumbnails."),
         ("HOME", "The default cache location's base, when XDG_CACHE_HOME is unset."),
+        ("SCRUB_TIMEOUT", "Seconds a URL may go without an answer, reconnects included, before scrub gives up (as --timeout; the option wins; default 20). For the desktop thumbnailer, which cannot pass options."),
         ("http_proxy, no_proxy", "Proxy for http:// sources (FFmpeg's HTTP reader), and hosts reached without it."),
         ("TMPDIR", "Where scrub bench generates its default inputs."),
     ]

@@ -13,6 +13,15 @@ import ScrubKit
         Redaction.reveal(true)   // URLs whole, signatures and all
     }
     else { ProcessSetup.showFFmpegLog(false) }
+    // Global: --timeout SECONDS bounds the wait on a server that does not answer (SCRUB_TIMEOUT, else 20 s).
+    if let i = args.firstIndex(of: "--timeout") {
+        guard i + 1 < args.count, let seconds = Double(args[i + 1]), seconds > 0, seconds <= 3600 else {
+            printError("Error: --timeout expects seconds between 0 and 3600\nHint: scrub --help lists the global options.")
+            return 64
+        }
+        ProcessSetup.networkTimeout = seconds
+        args.removeSubrange(i...(i + 1))
+    }
     guard let first = args.first else { printError(topHelp); return 64 }
     if first == "--help" || first == "-h" || first == "help" { printOut(topHelp); return 0 }
     if first == "--version" {

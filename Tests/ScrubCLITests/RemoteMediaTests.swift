@@ -136,6 +136,24 @@ struct RemoteMediaTests {
         #expect(refused.status == 1 && refused.stderr.contains("connection refused"), "\(refused.stderr)")
     }
 
+    /// A server that accepts and never answers is given up on after the timeout in all (reconnects included), with
+    /// a message saying how long; `--timeout` and `SCRUB_TIMEOUT` set it.
+    @Test func aStalledServerIsGivenUpOnAfterTheTimeout() throws {
+        try withServer { base in
+            let started = Date()
+            let r = try Scrub.run(["thumb", "\(base)/stall/clip.mp4", "-o", "/dev/null", "--timeout", "1.5"])
+            let took = Date().timeIntervalSince(started)
+            #expect(r.status == 1 && r.stderr.contains("no answer from the server in 1."), "\(r.stderr)")
+            #expect(took < 8, "gave up after \(took) s (asked 1.5 s)")
+            let started2 = Date()
+            let env = try Scrub.run(["info", "\(base)/stall/clip.mp4"], environment: ["SCRUB_TIMEOUT": "1"])
+            #expect(env.status == 1 && env.stderr.contains("no answer from the server in 1."), "\(env.stderr)")
+            #expect(Date().timeIntervalSince(started2) < 8)
+        }
+        let bad = try Scrub.run(["info", "--timeout", "soon", "x.mp4"])
+        #expect(bad.status == 64 && bad.stderr.contains("--timeout"))
+    }
+
     @Test func batchOfURLsNamesOutputsWithoutQueryStrings() throws {
         try withServer { base in
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("remote-batch-\(UUID().uuidString)").path

@@ -99,6 +99,9 @@ typedef void (*scrub_log_sink)(int level, const char *line);
 /// Routes FFmpeg's log to `sink` (NULL: silence), for messages at or above `level` in importance. Takes effect when
 /// FFmpeg is loaded (loader.c), so it never loads FFmpeg itself. Until called, FFmpeg's log is silenced.
 void scrub_set_log_sink(scrub_log_sink sink, int level);
+/// How many times FFmpeg's HTTP client has reconnected in this process (it logs "Will reconnect at …"; counted
+/// whatever the log level), so a timeout can say how many connections were made.
+long scrub_ffmpeg_reconnects(void);
 
 /// What `scrub --version` reports of one of FFmpeg's libraries (see loader.c).
 typedef struct {

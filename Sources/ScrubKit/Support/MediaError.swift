@@ -70,8 +70,15 @@ public struct MediaError: Error, Sendable, CustomStringConvertible, Equatable {
         return known[codec] ?? codec.uppercased()
     }
 
+    /// A server that did not answer in time: how long was waited in all, and how many connections were tried.
+    static func timedOut(_ path: String, seconds: Double, attempts: Int) -> MediaError {
+        let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
+        return MediaError(.unreadable, path: path, "no answer from the server in \(String(format: "%.1f", seconds)) s (\(tries); timed out)")
+    }
+
     /// Maps an FFmpeg failure while opening `path` to a clear message.
     static func opening(_ path: String, _ error: Error) -> MediaError {
+        if let t = error as? Demuxer.TimedOut { return timedOut(path, seconds: t.seconds, attempts: t.attempts) }
         guard let ff = error as? FFmpegError else { return MediaError(.unreadable, path: path, "\(error)") }
         if Demuxer.isURL(path) {
             if let status = ff.httpStatus {
@@ -81,7 +88,7 @@ public struct MediaError: Error, Sendable, CustomStringConvertible, Equatable {
             }
             switch -ff.code {
             case ECONNREFUSED: return MediaError(.unreadable, path: path, "connection refused (is the server running?)")
-            case ETIMEDOUT: return MediaError(.unreadable, path: path, "no answer from the server within 15 s (timed out)")
+            case ETIMEDOUT: return timedOut(path, seconds: Demuxer.networkTimeout, attempts: 1)
             case EHOSTUNREACH, ENETUNREACH: return MediaError(.unreadable, path: path, "the server cannot be reached")
             default: break
             }

@@ -7,6 +7,13 @@ public enum ProcessSetup {
     /// instead of staying in the heap (about 2 MiB less peak for one 1080p thumbnail).
     public static func returnLargeBlocksPromptly() { HeapMemory.returnLargeBlocksPromptly() }
 
+    /// How long a URL may keep ScrubKit waiting with no answer, in seconds: the whole open (connecting, reconnects,
+    /// probing) and each read or seek after it. The default is `SCRUB_TIMEOUT` from the environment, else 20.
+    public static var networkTimeout: Double {
+        get { Demuxer.networkTimeout }
+        set { Demuxer.networkTimeout = newValue }
+    }
+
     /// FFmpeg's own log: hidden (the default: it is noisy on damaged files, and ScrubKit reports errors itself), or
     /// sent to standard error from the warning level (`verbose`: the verbose level) up.
     public static func showFFmpegLog(_ show: Bool, verbose: Bool = false) {
