@@ -47,8 +47,8 @@ enum ThumbCommand {
         usage: "scrub thumb FILE --at TIME [--max-size N | --width W --height H] [--exact | --fast | --tolerance T] [--format F] [-o OUT] [--json]",
         options: [
             OptionSpec(names: ["-t", "--at"], takesValue: true, valueName: "TIME", help: "12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4. Repeat for several. Default: a representative frame between 10% and 30%."),
-            OptionSpec(names: ["--best"], takesValue: false, help: "Around each time (±1 s), the best-looking frame: not black, blank or a fade; the sharpest and most colourful."),
-        ] + OutputOptions.specs + [
+            OptionSpec(names: ["--best"], takesValue: false, help: "Around each time (±1 s), the best-looking frame: not black, blank or a fade; the sharpest and most colourful. When none there passes, it looks further (up to halfway to the next time)."),
+        ] + FrameCriteriaOptions.specs + OutputOptions.specs + [
             OptionSpec(names: ["--exact"], takesValue: false, help: "The frame whose display interval contains TIME (decodes from the keyframe before)."),
             OptionSpec(names: ["--fast"], takesValue: false, help: "The keyframe at or before TIME (fastest; can be a GOP early)."),
             OptionSpec(names: ["--tolerance"], takesValue: true, valueName: "T", help: "Accept a frame up to T before TIME (default 1s; 0 = exact)."),
@@ -58,7 +58,7 @@ enum ThumbCommand {
             OptionSpec(names: ["--no-fast-decode"], takesValue: false, help: "Keep the deblocking filter even when shrinking 4× or more, and use one decoder."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "Output file (default: NAME-TIME.jpg here; - for standard output). With several --at, {index} and {time} are filled in."),
-            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact[, approximate][, cached]} per thumbnail."),
+            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact[, approximate][, cached][, candidates]} per thumbnail; candidates (representative frames): [{time, rejected: [black|white|flat|fade|blurry], luma, contrast, sharpness}] in the order tried."),
             OptionSpec(names: ["--cache"], takesValue: false, help: "Serve and keep thumbnails in the cache (see 'Cache' below): a repeated request is read, not decoded."),
         ],
         discussion: """
@@ -110,6 +110,7 @@ enum ThumbCommand {
         } else if p.flag("--best") {
             gen.selectsRepresentativeFrames = true
         }
+        gen.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumb")
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
         let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
         if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumb") }
@@ -161,7 +162,8 @@ enum ThumbCommand {
                         ("requestedTime", seconds(file.requestedTime)), ("actualTime", seconds(file.actualTime)),
                         ("width", .int(file.width)), ("height", .int(file.height)),
                         ("rotation", .int(file.rotation)), ("exact", .bool(file.isExact)),
-                    ] + (file.isApproximate ? [("approximate", .bool(true))] : []) + (r.fromCache ? [("cached", .bool(true))] : [])).text)
+                    ] + (file.isApproximate ? [("approximate", .bool(true))] : []) + (r.fromCache ? [("cached", .bool(true))] : [])
+                      + (file.candidates.isEmpty ? [] : [("candidates", FrameCriteriaOptions.json(file.candidates))])).text)
                 } else if file.actualTime.isNumeric {
                     say("\(name)  \(file.width)×\(file.height)  at \(file.actualTime.formatted(fractionDigits: 3)) (asked \(file.requestedTime.formatted(fractionDigits: 3)))\(r.fromCache ? "  (cached)" : "")")
                 } else {

@@ -36,6 +36,7 @@ enum ThumbsCommand {
             OptionSpec(names: ["--skip"], takesValue: true, valueName: "P%", help: "Leave out P% of the timeline at each end when spreading --count times (default: 7% for sheets, 0 otherwise)."),
             OptionSpec(names: ["--best"], takesValue: false, help: "Representative frames: around each time, the best-looking frame (not black, blank or a fade; the sharpest, most colourful). Default for sheets."),
             OptionSpec(names: ["--no-best"], takesValue: false, help: "With --sheet: take the frames at the times as they are."),
+        ] + FrameCriteriaOptions.specs + [
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
             OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews)."),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
@@ -137,6 +138,7 @@ enum ThumbsCommand {
             }
             opts.selectsRepresentativeFrames = p.flag("--best")
         }
+        opts.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumbs")
         if let skip = p.value("--skip") {
             guard let v = Double(skip.hasSuffix("%") ? String(skip.dropLast()) : skip), v >= 0, v < 45 else {
                 throw UsageError(message: "--skip expects a percentage below 45, such as 7%, got '\(skip)'", command: "thumbs")

@@ -106,6 +106,50 @@ struct RepresentativeFrameTests {
         #expect(FrameScore(t.image).meanLuma > FrameScore(plain.image).meanLuma)
     }
 
+    /// A long-GOP clip (a keyframe every 10 s) of `seconds` at 25 fps, black where `black` says (an ffmpeg expression).
+    static func longGOP(_ name: String, seconds: Int, black: String) -> String? {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-best-\(name)-\(getpid()).mp4").path
+        _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=\(seconds)",
+                                     "-vf", "lutrgb=r=0:g=0:b=0:enable='\(black)'", "-c:v", "mpeg4", "-g", "250", "-sc_threshold", "1000000000", "-q:v", "4", out])
+        return FileManager.default.fileExists(atPath: out) ? out : nil
+    }
+
+    /// The clip: 20 s, black until 6.5 s. The file's representative frame (10–30 %, all black there) is
+    /// found further on, not the black frame at 20 %; the candidates say what was passed over and why.
+    @Test func theRepresentativeFrameKeepsLookingPastABlackStart() throws {
+        let clip = try #require(Self.longGOP("blackstart", seconds: 20, black: "lt(t,6.5)"))
+        var g = ThumbnailGenerator(path: clip)
+        g.maximumSize = .longestSide(160)
+        g.selectsRepresentativeFrames = true
+        g.representativeWindow = .fractionOfDuration(0.2)
+        let t = try g.image(at: .fraction(numerator: 1, denominator: 5))
+        #expect(t.actualTime.seconds >= 6.5 && !FrameScore(t.image).isBlank, "\(t.actualTime)")
+        #expect(t.candidates.contains { $0.rejections == [.black] }, "\(t.candidates.map(\.rejections))")
+        #expect(t.candidates.last?.rejections == [] && t.candidates.last?.time == t.actualTime)
+        #expect(t.candidates.count <= 5 + 12 + 1, "bounded: \(t.candidates.count)")
+        // With thresholds that accept black, the window's own frame is taken and nothing further is tried.
+        g.frameCriteria.minimumContrast = 0
+        g.frameCriteria.darkBelow = 0
+        g.frameCriteria.minimumSharpness = 0
+        let lax = try g.image(at: .fraction(numerator: 1, denominator: 5))
+        #expect(lax.actualTime.seconds < 6.5 && lax.candidates.allSatisfy { $0.time < MediaTime(value: 13, timescale: 2) }, "\(lax.actualTime)")
+    }
+
+    /// A sheet tile whose window is black (and whose keyframe is too) moves within its slot to a frame that is not.
+    @Test func aBlackTileMovesWithinItsSlot() throws {
+        let clip = try #require(Self.longGOP("blacktile", seconds: 40, black: "between(t,10,16.5)"))
+        var g = ThumbnailGenerator(path: clip)
+        g.maximumSize = .longestSide(96)
+        g.selectsRepresentativeFrames = true
+        g.representativeWindow = .betweenNeighbours
+        let times: [TimeExpression] = [5, 15, 25, 35].map { .absolute(MediaTime(value: $0, timescale: 1)) }
+        let thumbs = try g.generate(at: times).map { try $0.result.get() }
+        #expect(thumbs.allSatisfy { !FrameScore($0.image).isBlank }, "\(thumbs.map(\.actualTime))")
+        let second = try #require(thumbs.dropFirst().first)
+        #expect(second.actualTime.seconds > 16.5 && second.actualTime.seconds <= 20, "stays in its slot: \(second.actualTime)")
+        #expect(thumbs.map(\.actualTime) == thumbs.map(\.actualTime).sorted())
+    }
+
     @Test func aSheetOfTheClipHasNoBlankTile() throws {
         let clip = try #require(RepresentativeFrameTests.clip)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-best-sheet-\(UUID().uuidString)").path

@@ -37,6 +37,8 @@ public struct BatchOptions: Sendable {
     /// Representative frames (``ThumbnailGenerator/selectsRepresentativeFrames``), each searched for within half
     /// the distance to its neighbours.
     public var selectsRepresentativeFrames = false
+    /// What a representative frame must be (``ThumbnailGenerator/frameCriteria``).
+    public var frameCriteria = FrameCriteria()
     /// Sprites plus a WebVTT thumbnail track per file instead of separate thumbnails.
     public var vtt = false
     /// Refuse pictures above this many pixels, before decoding.
@@ -88,6 +90,7 @@ public struct BatchOptions: Sendable {
         gen.allowsParallelDecoding = parallelFiles <= 1   // files already run in parallel: one decoder each
         gen.selectsRepresentativeFrames = selectsRepresentativeFrames
         gen.representativeWindow = .betweenNeighbours
+        gen.frameCriteria = frameCriteria
         if let w = sheetStyle.tileWidth, sheet != nil { gen.maximumSize = .box(width: w, height: 0) }
         return gen
     }

@@ -73,10 +73,14 @@ public final class ThumbnailCache: Sendable {
         public var isExact: Bool
         /// The nearest frame that decodes, outside the tolerance (damaged data).
         public var isApproximate: Bool
+        /// For a representative frame made now: the frames considered and why the others were passed over (not
+        /// kept in the cache).
+        public var candidates: [FrameCandidate] = []
 
         /// An encoded file with these facts.
         public init(bytes: [UInt8], requestedTime: MediaTime, actualTime: MediaTime, width: Int, height: Int, rotation: Int,
-                    isExact: Bool, isApproximate: Bool) {
+                    isExact: Bool, isApproximate: Bool, candidates: [FrameCandidate] = []) {
+            self.candidates = candidates
             self.bytes = bytes
             self.requestedTime = requestedTime
             self.actualTime = actualTime
@@ -92,7 +96,7 @@ public final class ThumbnailCache: Sendable {
     public static func encodedFile(_ thumb: Thumbnail, format: ImageFormat, quality: Int, rotation: Int) throws -> EncodedFile {
         EncodedFile(bytes: try thumb.encoded(as: format, quality: quality), requestedTime: thumb.requestedTime, actualTime: thumb.actualTime,
                     width: thumb.image.width, height: thumb.image.height, rotation: rotation, isExact: thumb.isExact,
-                    isApproximate: thumb.isApproximate)
+                    isApproximate: thumb.isApproximate, candidates: thumb.candidates)
     }
 
     /// An encoded file stored on disk for `key` (whose key must include the format and quality).

@@ -41,6 +41,6 @@ extension ThumbnailGenerator {
          appliesPreferredTrackTransform ? "rot" : "norot", requestedTimeToleranceBefore.description,
          requestedTimeToleranceAfter.description, toneMapsHDR ? "tm" : "notm", allowsShrinkOnLoad ? "sol" : "-",
          allowsFastDecoding ? "fd" : "-", acceptsApproximateFrames ? "approx" : "-",
-         selectsRepresentativeFrames ? "best:\(representativeWindow.description)" : "-"]
+         selectsRepresentativeFrames ? "best:\(representativeWindow.description):\(frameCriteria.key)" : "-"]
     }
 }

@@ -1,5 +1,6 @@
 import FFmpegBridge
 import Foundation
+import MediaTime
 
 /// How good a picture is as a thumbnail: not blank (black, white, flat, a fade), sharp, colourful — the measures
 /// ffmpegthumbnailer (histograms), ffmpeg's `thumbnail` filter and vcsi (sharpest frame, colour variety) use.
@@ -72,4 +73,58 @@ public struct FrameScore: Sendable, Comparable {
             return e - p * log2(p)
         }
     }
+}
+
+/// Why a frame was passed over as a representative frame.
+public enum FrameRejection: String, Sendable, Equatable, CaseIterable {
+    /// Nearly one dark colour (a black frame).
+    case black
+    /// Nearly one bright colour (a white frame).
+    case white
+    /// Nearly one colour in between (a title card's background, a grey frame).
+    case flat
+    /// Shows something, but very dark or very bright overall (the middle of a fade).
+    case fade
+    /// Little fine detail (motion blur, out of focus).
+    case blurry
+}
+
+/// What a representative frame must be: the thresholds behind each ``FrameRejection``, every one settable
+/// (`scrub thumb --min-contrast --dark-below --bright-above --min-sharpness`).
+public struct FrameCriteria: Sendable, Equatable {
+    /// Luma spread (standard deviation, 0–255) under which a picture is one flat colour: black, white or flat.
+    public var minimumContrast = 6.0
+    /// Mean luma (0–255) under which a picture is black (when flat) or a fade to black.
+    public var darkBelow = 35.0
+    /// Mean luma (0–255) over which a picture is white (when flat) or a fade to white.
+    public var brightAbove = 225.0
+    /// Laplacian variance of luma (``FrameScore/sharpness``) under which a picture is blurry.
+    public var minimumSharpness = 20.0
+
+    /// The defaults.
+    public init() {}
+
+    /// Why `score`'s picture is not a good thumbnail; empty when it is.
+    public func rejections(_ score: FrameScore) -> [FrameRejection] {
+        if score.lumaSpread < minimumContrast {
+            return [score.meanLuma < darkBelow ? .black : score.meanLuma > brightAbove ? .white : .flat]
+        }
+        var out: [FrameRejection] = []
+        if score.meanLuma < darkBelow || score.meanLuma > brightAbove { out.append(.fade) }
+        if score.sharpness < minimumSharpness { out.append(.blurry) }
+        return out
+    }
+
+    /// The criteria as text (part of cache keys).
+    var key: String { "\(minimumContrast),\(darkBelow),\(brightAbove),\(minimumSharpness)" }
+}
+
+/// A frame considered for a representative thumbnail: its time, its measures and why it was passed over.
+public struct FrameCandidate: Sendable, Equatable {
+    /// The frame's presentation time.
+    public var time: MediaTime
+    /// Its measures.
+    public var score: FrameScore
+    /// Why it is not a good thumbnail (empty: it is).
+    public var rejections: [FrameRejection]
 }

@@ -16,6 +16,9 @@ public struct Thumbnail: Sendable {
     /// The frame lies outside the tolerance window (only with ``ThumbnailGenerator/acceptsApproximateFrames``):
     /// the data around the requested time does not decode, and this is the nearest frame that does.
     public var isApproximate: Bool = false
+    /// For a representative frame (``ThumbnailGenerator/selectsRepresentativeFrames``): every frame considered, in
+    /// the order tried, with why the others were passed over. Empty otherwise.
+    public var candidates: [FrameCandidate] = []
 
     /// The picture encoded as a file's bytes.
     public func encoded(as format: ImageFormat, quality: Int = 85) throws -> [UInt8] {

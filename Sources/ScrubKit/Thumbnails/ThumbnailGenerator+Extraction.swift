@@ -27,7 +27,13 @@ extension ThumbnailGenerator {
                     let gaps = [k > 0 ? r.time - requests[k - 1].time : nil, k + 1 < requests.count ? requests[k + 1].time - r.time : nil]
                         .compactMap { $0 }.filter { $0 > .zero }
                     let window = representativeWindow.width(duration: source.duration, gapToNearest: gaps.min())
-                    var thumb = try representativeFrame(near: r.time, window: window, source: source, extractor: extractor, scaler: scaler)
+                    // The slot: up to halfway to the neighbouring requested times (the file's ends for the first and
+                    // last), where the search may go on when nothing in the window passes.
+                    let slot = (k > 0 ? r.time - (r.time - requests[k - 1].time).multiplied(byRatio: 1, divisor: 2) : source.start,
+                                k + 1 < requests.count ? r.time + (requests[k + 1].time - r.time).multiplied(byRatio: 1, divisor: 2)
+                                    : (source.duration.isNumeric ? source.start + source.duration : r.time + window))
+                    var thumb = try representativeFrame(near: r.time, window: window, slot: slot, source: source, extractor: extractor,
+                                                        scaler: scaler)
                     thumb.requestedTime = r.time
                     deliver(ThumbnailResult(index: r.index, request: r.expression, result: .success(thumb)))
                     continue
@@ -62,36 +68,68 @@ extension ThumbnailGenerator {
             (requestedTimeToleranceAfter.isPositiveInfinity || actual <= requested + requestedTimeToleranceAfter)
     }
 
-    /// The best-scoring frame around `time` (see ``selectsRepresentativeFrames``). Only the best picture so far is
-    /// kept, at the output size.
-    func representativeFrame(near time: MediaTime, window: MediaTime, source: VideoSource, extractor: FrameExtractor,
-                             scaler: Scaler) throws -> Thumbnail {
+    /// The representative frame around `time` (see ``selectsRepresentativeFrames``): the best-scoring frame that passes
+    /// ``frameCriteria`` in the window, else the first that passes further out in `slot`, else the best seen. Only the
+    /// best picture so far is kept, at the output size.
+    func representativeFrame(near time: MediaTime, window: MediaTime, slot: (lo: MediaTime, hi: MediaTime), source: VideoSource,
+                             extractor: FrameExtractor, scaler: Scaler) throws -> Thumbnail {
         let half = window.multiplied(byRatio: 1, divisor: 2)
         var lo = time - half, hi = time + half
         if lo < source.start { lo = source.start }
-        if source.duration.isNumeric, hi > source.start + source.duration { hi = source.start + source.duration }
+        let end = source.duration.isNumeric ? source.start + source.duration : MediaTime.positiveInfinity
+        if hi > end { hi = end }
         if hi < lo { hi = lo }
-        var best: (score: FrameScore, thumb: Thumbnail)? = nil
+        var best: (passes: Bool, score: FrameScore, thumb: Thumbnail)? = nil
+        var candidates: [FrameCandidate] = []
         var seen: Set<MediaTime> = []
-        func consider(_ found: FrameExtractor.Found) throws {
-            guard seen.insert(found.time).inserted else { return }
+        /// Scores a frame once; true when it passes.
+        func consider(_ found: FrameExtractor.Found) throws -> Bool {
+            guard seen.insert(found.time).inserted else { return false }
             let thumb = try makeThumbnail(found, scaler: scaler, facts: source.stream)
             let score = FrameScore(thumb.image)
-            if best == nil || best!.score < score { best = (score, thumb) }
+            let rejections = frameCriteria.rejections(score)
+            candidates.append(FrameCandidate(time: found.time, score: score, rejections: rejections))
+            let passes = rejections.isEmpty
+            if let b = best, b.passes && !passes || (b.passes == passes && !(b.score < score)) { return passes }
+            best = (passes, score, thumb)
+            return passes
         }
+        // 1. Keyframes across the window (cheap: one frame decoded each); the best that passes wins.
         let steps = 4
+        let step = (hi - lo).multiplied(byRatio: 1, divisor: Int32(steps))
         for i in 0...steps {
             let c = lo + (hi - lo).multiplied(byRatio: Int32(i), divisor: Int32(steps))
             guard let found = try? extractor.frame(at: c, toleranceBefore: .positiveInfinity, toleranceAfter: .zero),
                   found.time >= lo, found.time <= hi else { continue }
-            try consider(found)
+            _ = try consider(found)
         }
+        // 2. None passes: keep looking, nearest first — between those points, then past the window up to the slot's
+        // ends (forward, then back) — and stop at the first frame that passes. A point whose keyframe was seen
+        // already is decoded exactly (a long GOP may hold the only frames that show anything).
+        if best?.passes != true {
+            let stride = MediaTime.maximum(step, MediaTime(value: 1, timescale: 4))
+            var points: [MediaTime] = (0..<steps).map { lo + step.multiplied(byRatio: Int32(2 * $0 + 1), divisor: 2) }
+            var t = hi + stride
+            while t < MediaTime.minimum(slot.hi, end), points.count < 24 { points.append(t); t = t + stride }
+            t = lo - stride
+            while t >= MediaTime.maximum(slot.lo, source.start), points.count < 36 { points.append(t); t = t - stride }
+            var tried = 0
+            for c in points where tried < 12 {
+                guard let key = try? extractor.frame(at: c, toleranceBefore: .positiveInfinity, toleranceAfter: .zero) else { continue }
+                let found = seen.contains(key.time)
+                    ? try? extractor.frame(at: c, toleranceBefore: .zero, toleranceAfter: .positiveInfinity)
+                    : key
+                guard let found, !seen.contains(found.time) else { continue }
+                tried += 1
+                if try consider(found) { break }
+            }
+        }
+        // 3. Still nothing that shows anything: the frame at the time, under the same rule as plain frames (outside
+        // its window only when the data there is damaged, and then only when approximate frames are accepted).
         if best == nil || best!.score.isBlank {
             let found = try extractor.frame(at: time, toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter)
-            // The same rule as for plain frames: outside the window only when the data there is damaged, and then
-            // only when approximate frames are accepted (or a keyframe candidate is there to fall back on).
             if found.containsTime || inWindow(found.time, of: time) || acceptsApproximateFrames {
-                try consider(found)
+                _ = try consider(found)
             } else if best == nil {
                 throw MediaError.frameNotFound(path, at: time, nearest: found.time, exact: isExact)
             }
@@ -99,6 +137,7 @@ extension ThumbnailGenerator {
         var thumb = best!.thumb
         thumb.isExact = false
         thumb.isApproximate = false
+        thumb.candidates = candidates
         return thumb
     }
 

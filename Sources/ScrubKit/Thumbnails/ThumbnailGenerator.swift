@@ -46,9 +46,15 @@ public struct ThumbnailGenerator: Sendable {
     public var cache: ThumbnailCache? = nil
     /// Representative frames (`--best`): instead of the frame at each time, the best-looking of several frames in
     /// ``representativeWindow`` around it — not blank, not a fade, the sharpest and most colourful (``FrameScore``).
-    /// Candidates are the keyframes found across the window (one frame decoded each, scored at the output size); the
-    /// frame at the time itself is added when none of them shows anything. `actualTime` says which frame won.
+    /// Candidates are the keyframes found across the window (one frame decoded each, scored at the output size). When
+    /// none passes ``frameCriteria``, the search keeps looking — between those, then past the window up to halfway to
+    /// the neighbouring requested times (the file's ends for a single time), at most 12 more frames — and stops at
+    /// the first that passes; failing that, the best-scoring frame seen wins, so a black frame is returned only when
+    /// nothing else was seen. `actualTime` says which frame won, ``Thumbnail/candidates`` what was considered.
     public var selectsRepresentativeFrames = false
+    /// What a representative frame must be (not black, white, flat, a fade or blurry); when no frame in the window
+    /// passes, the search goes on further (see ``selectsRepresentativeFrames``).
+    public var frameCriteria = FrameCriteria()
     /// The span (centred on each requested time) searched for a representative frame. Default 2 s.
     public var representativeWindow = RepresentativeWindow.span(MediaTime(value: 2, timescale: 1))
 
