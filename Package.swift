@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         // The thin FFmpeg wrapper layer: the only code that imports CFFmpeg or touches unsafe pointers.
         // Each wrapper owns one FFmpeg object and frees it exactly once; everything it hands out is a Swift value.
-        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CJPEG", "CWebP", "CHeif", "CZlib", "CPulse", "MediaTime"]),
+        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CJPEG", "CWebP", "CHeif", "CZlib", "CMD", "CPulse", "MediaTime"]),
         // PulseAudio's simple playback API, loaded at run time like FFmpeg (headers from libpulse-dev): sound for the
         // player; nothing else maps it, and without it (or without a server) the player is silent, saying why.
         .target(name: "CPulse", linkerSettings: [.linkedLibrary("dl")]),
@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // zlib: CRC-32 of cache entries and PNG text chunks.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libmd: MD5 of URIs for the desktop's thumbnail cache (a cache hit then maps no FFmpeg library).
+        .systemLibrary(name: "CMD", pkgConfig: "libmd", providers: [.apt(["libmd-dev"])]),
         // libsixel (sixel encoding) and its thin bridge: part of the C-bridge layer, like FFmpegBridge.
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
         .target(name: "SixelBridge", dependencies: ["CSixel"]),

@@ -1,8 +1,8 @@
-import CFFmpeg
+import CMD
 import CZlib
 
 /// Checksums and digests of byte strings, from the C libraries that already do them: zlib's CRC-32 (cheap; zlib is
-/// mapped anyway) and libavutil's MD5 (loads libavutil on first use, ~5 ms; used where a format demands MD5).
+/// mapped anyway) and libmd's MD5 (where a format demands MD5: libavutil's would map FFmpeg's ~20 libraries with it).
 public enum Checksum {
     /// CRC-32 (the ISO-HDLC / PNG / zlib polynomial) of `bytes`, continuing from `initial` (0 to start).
     public static func crc32<Bytes: Collection<UInt8>>(_ bytes: Bytes, initial: UInt32 = 0) -> UInt32 {
@@ -21,15 +21,12 @@ public enum Checksum {
         return Array(bytes).withUnsafeBytes(run)
     }
 
-    /// MD5 of `bytes` as 32 lowercase hex digits (libavutil's `av_md5_sum`).
+    /// MD5 of `bytes` as 32 lowercase hex digits (libmd's `MD5Data`).
     public static func md5Hex(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: 16)
+        var text = [CChar](repeating: 0, count: 33)
         bytes.withUnsafeBufferPointer { src in
-            digest.withUnsafeMutableBufferPointer { dst in
-                av_md5_sum(dst.baseAddress, src.baseAddress, src.count)
-            }
+            text.withUnsafeMutableBufferPointer { dst in _ = MD5Data(src.baseAddress, src.count, dst.baseAddress) }
         }
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+        return String(decoding: text.prefix(32).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

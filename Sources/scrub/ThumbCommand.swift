@@ -18,7 +18,9 @@ struct OutputOptions {
         OptionSpec(names: ["--quality"], takesValue: true, valueName: "Q", help: "JPEG/WebP quality 1-100 (default 85)."),
     ]
 
-    init(_ p: ParsedArguments, command: String) throws {
+    /// The options `p` gives; `checksEncoder`: refuse a format whose encoder this FFmpeg lacks now (asking loads FFmpeg
+    /// for PNG and WebP: `thumb --cache` asks only when it has to encode).
+    init(_ p: ParsedArguments, command: String, checksEncoder: Bool = true) throws {
         let w = try p.int("--width", in: 0...100_000, command: command)
         let h = try p.int("--height", in: 0...100_000, command: command)
         if let n = try p.int("--max-size", in: 0...100_000, command: command) {
@@ -31,7 +33,7 @@ struct OutputOptions {
         }
         if let f = p.value("--format") {
             guard let fmt = ImageFormat(fileExtension: f) else { throw UsageError(message: "unknown format '\(f)' (png, jpeg, webp)", command: command) }
-            guard fmt.isAvailable else { throw UsageError(message: "this FFmpeg build has no \(fmt.rawValue) encoder", command: command) }
+            guard !checksEncoder || fmt.isAvailable else { throw UsageError(message: "this FFmpeg build has no \(fmt.rawValue) encoder", command: command) }
             format = fmt
         }
         quality = try p.int("--quality", in: 1...100, command: command) ?? 85
@@ -87,7 +89,7 @@ enum ThumbCommand {
             throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time (use 'scrub downsample' or several --at)", command: "thumb")
         }
         let path = p.positional[0]
-        let out = try OutputOptions(p, command: "thumb")
+        let out = try OutputOptions(p, command: "thumb", checksEncoder: !p.flag("--cache"))
         // Without --at: the file's representative frame, searched between 10 % and 30 % (intros and credits left out).
         let atTexts = p.values("--at").isEmpty ? ["20%"] : p.values("--at")
         var times: [TimeExpression] = []
@@ -129,7 +131,8 @@ enum ThumbCommand {
         if toStdout && times.count > 1 { throw UsageError(message: "-o - writes one picture: give one --at", command: "thumb") }
         let say: (String) -> Void = toStdout ? { printError($0) } : { printOut($0) }
         let format = out.format ?? outputTemplate.flatMap { ImageFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .jpeg
-        if !format.isAvailable { throw UsageError(message: "this FFmpeg build has no \(format.rawValue) encoder", command: "thumb") }
+        // (With --cache a hit encodes nothing: the encoder is asked for only when a file is made.)
+        if !p.flag("--cache") && !format.isAvailable { throw UsageError(message: "this FFmpeg build has no \(format.rawValue) encoder", command: "thumb") }
 
         let produced: [ThumbnailGenerator.FileResult]
         do {
@@ -181,8 +184,22 @@ enum ThumbCommand {
         guard useCache else { return try gen.files(at: times, format: format, quality: quality, cache: nil) }
         if !userGaveTimes, gen.appliesPreferredTrackTransform, gen.toneMapsHDR, DesktopThumbnailer.flavor(for: gen.maximumSize) != nil,
            let identity = SourceIdentity(path: gen.path) {
+            // The file as made from the desktop's entry last time, kept in scrub's: served without FFmpeg (the entry
+            // is a PNG at one of the desktop's sizes, which would need decoding and scaling again) while the entry
+            // stays as it was (another program may replace it).
+            let side = DesktopThumbnailer.flavor(for: gen.maximumSize)?.rawValue ?? 0
+            func key(_ stamp: String) -> String {
+                gen.fileCacheKey(for: times[0], format: format, quality: quality, identity: identity, via: "desktop:" + stamp)
+            }
+            if let stamp = CommandCache.desktop.desktop.entryStamp(path: gen.path, longestSide: side),
+               let file = CommandCache.files.encodedFile(for: key(stamp)) {
+                return [ThumbnailGenerator.FileResult(index: 0, request: times[0], result: .success(file), fromCache: true)]
+            }
             let (thumb, hit) = try CommandCache.desktop.thumbnail(gen, at: times[0], identity: identity)
             let file = try ThumbnailCache.encodedFile(thumb, format: format, quality: quality, rotation: thumb.orientation.rotation)
+            if let stamp = CommandCache.desktop.desktop.entryStamp(path: gen.path, longestSide: side) {
+                CommandCache.files.store(file, for: key(stamp))
+            }
             return [ThumbnailGenerator.FileResult(index: 0, request: times[0], result: .success(file), fromCache: hit)]
         }
         return try gen.files(at: times, format: format, quality: quality, cache: CommandCache.files)

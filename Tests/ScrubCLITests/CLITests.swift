@@ -209,6 +209,25 @@ struct CLIInfoTests {
         #expect(!opened.contains { $0.hasPrefix("libav") || $0.hasPrefix("libsw") }, "opened: \(opened)")
     }
 
+    /// A thumbnail served from a cache opens no FFmpeg library: the default thumbnail (through the desktop's cache,
+    /// as PNG) and a percentage (scrub's cache, as WebP), each asked twice.
+    @Test func cacheHitsOpenNoFFmpeg() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("lazy-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let video = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
+        for args in [["-o", home + "/a.png"], ["--at", "50%", "-o", home + "/b.webp"]] {
+            let command = ["thumb", video, "--cache", "--json"] + args
+            let first = try Scrub.run(command, environment: ["XDG_CACHE_HOME": home])
+            #expect(first.status == 0, "\(first.stderr)")
+            let r = try Scrub.run(command, environment: ["XDG_CACHE_HOME": home, "LD_DEBUG": "files"])
+            let opened = r.stderr.split(separator: "\n").compactMap { line -> String? in
+                line.firstMatch(of: /file=(\S+)\s+\[0\];\s+dynamically loaded/).map { String($0.1) }
+            }
+            #expect(r.status == 0 && r.stdout.contains("\"cached\":true"), "\(args): \(r.stdout)")
+            #expect(!opened.contains { $0.hasPrefix("libav") || $0.hasPrefix("libsw") }, "\(args) opened \(opened)")
+        }
+    }
+
     @Test func aVideoThumbnailOpensFFmpegOnDemand() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("lazy-\(getpid()).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }

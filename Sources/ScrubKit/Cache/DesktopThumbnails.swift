@@ -76,6 +76,20 @@ public struct DesktopThumbnails: Sendable {
         return nil
     }
 
+    /// What the entries that could serve `path` at `longestSide` look like on disk now (flavor, size, modification
+    /// time of each that exists), read with `stat` alone; nil when there is none. A copy made from them is current
+    /// while this stays the same.
+    public func entryStamp(path: String, longestSide: Int) -> String? {
+        let uri = DesktopThumbnails.uri(forPath: path)
+        var parts: [String] = []
+        for flavor in Flavor.allCases where flavor.rawValue >= longestSide {
+            var st = stat()
+            guard stat(thumbnailPath(uri: uri, flavor: flavor), &st) == 0 else { continue }
+            parts.append("\(flavor.rawValue):\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ",")
+    }
+
     /// Whether a failure entry for the file, made by this application for its current state, exists.
     public func hasFailure(path: String, identity: SourceIdentity) -> Bool {
         let uri = DesktopThumbnails.uri(forPath: path)

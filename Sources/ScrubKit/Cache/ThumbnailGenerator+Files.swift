@@ -22,6 +22,13 @@ extension ThumbnailGenerator {
         }
     }
 
+    /// The key of `time`'s thumbnail encoded as `format` at `quality` in a ``ThumbnailCache`` (the file's identity, the
+    /// settings, the time as asked: no FFmpeg needed to find it); `via` tells apart files made another way (the
+    /// desktop's cache) from the same settings.
+    public func fileCacheKey(for time: TimeExpression, format: ImageFormat, quality: Int, identity: SourceIdentity, via: String = "") -> String {
+        cacheKey(for: time, identity: identity) + "|\(format.rawValue)|q\(quality)" + (via.isEmpty ? "" : "|" + via)
+    }
+
     /// Thumbnails for `times` encoded as `format` files, in the order of `times`. With a `cache` (and a local file),
     /// files already there are served as they were written — nothing is opened, decoded or encoded — and the
     /// others are generated from one open, encoded, and stored. Throws when the file cannot be opened.
@@ -29,9 +36,7 @@ extension ThumbnailGenerator {
         var out: [FileResult] = []
         var misses: [(index: Int, time: TimeExpression)] = []
         let identity = cache == nil ? nil : SourceIdentity(path: path)
-        func key(_ t: TimeExpression) -> String? {
-            identity.map { cacheKey(for: t, identity: $0) + "|\(format.rawValue)|q\(quality)" }
-        }
+        func key(_ t: TimeExpression) -> String? { identity.map { fileCacheKey(for: t, format: format, quality: quality, identity: $0) } }
         for (i, t) in times.enumerated() {
             if let k = key(t), let hit = cache?.encodedFile(for: k) {
                 out.append(FileResult(index: i, request: t, result: .success(hit), fromCache: true))
@@ -54,8 +59,8 @@ extension ThumbnailGenerator {
                         if let k = key(time) { cache?.store(file, for: k) }
                         out.append(FileResult(index: index, request: time, result: .success(file), fromCache: false))
                     } catch {
-                        out.append(FileResult(index: index, request: time, result: .failure(MediaError(.writeFailed, path: path, "cannot encode the picture: \(error)")),
-                                              fromCache: false))
+                        let why = format.isAvailable ? "cannot encode the picture: \(error)" : "this FFmpeg build has no \(format.rawValue) encoder"
+                        out.append(FileResult(index: index, request: time, result: .failure(MediaError(.writeFailed, path: path, why)), fromCache: false))
                     }
                 }
             }
