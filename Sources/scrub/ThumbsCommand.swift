@@ -12,7 +12,7 @@ enum ThumbsCommand {
         usage: "scrub thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--cache] [--shard K/N] [--sheet CxR | --vtt]",
         options: [
             OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Output directory (created if needed). Default: thumbs"),
-            OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "N thumbnails evenly spread, avoiding the very first and last frames (default 10)."),
+            OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "N thumbnails evenly spread, avoiding the very first and last frames (default 10; with --vtt, one every 2-10 s)."),
             OptionSpec(names: ["--every"], takesValue: true, valueName: "T", help: "One thumbnail every T (e.g. 10s, 500ms)."),
             OptionSpec(names: ["--at"], takesValue: true, valueName: "T1,T2", help: "These times (12.5s, 1:02, 50%, …), comma-separated."),
         ] + OutputOptions.specs + [
@@ -38,7 +38,7 @@ enum ThumbsCommand {
             OptionSpec(names: ["--no-best"], takesValue: false, help: "With --sheet: take the frames at the times as they are."),
         ] + FrameCriteriaOptions.specs + [
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
-            OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews)."),
+            OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews): by default one thumbnail per interval of a hundredth of the file, 2 s to 10 s (at most 1000), cues covering 0 to the end with no gap."),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
         ],
@@ -73,6 +73,7 @@ enum ThumbsCommand {
             opts.desktop = CommandCache.desktop
         }
         opts.vtt = p.flag("--vtt")
+        if opts.vtt { opts.times = .track }   // (unless a plan is given below)
         opts.skipsBlankFrames = !p.flag("--keep-blank")
 
         let timeOptions = [p.value("--count") != nil, p.value("--every") != nil, p.value("--at") != nil].filter { $0 }.count

@@ -169,6 +169,55 @@ import Testing
         #expect(cues == 16)
     }
 
+    /// A web player's view of `thumbs --vtt` with the defaults: headless Chromium loads the track from a server on
+    /// 127.0.0.1 (a <video> with <track kind=metadata>) and reads the cues back through the TextTrack API. On a 60 s
+    /// clip: 30 cues of 2 s from 0 to 60 with no gap, each a fragment inside its sprite as the browser loads it.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "needs chromium"))
+    func aBrowserReadsTheThumbnailTrack() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let clip = t.appendingPathComponent("minute.mp4").path
+        _ = try Scrub.execute("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10:duration=60",
+                                         "-c:v", "mpeg4", "-g", "20", clip])
+        let r = try Scrub.run(["thumbs", clip, "--vtt", "--max-size", "64", "--out", t.path, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = """
+        <!doctype html><html><body><video preload="none" muted><track id="t" kind="metadata" src="minute.mp4.vtt" default></video>
+        <pre id="out">pending</pre><script>
+        const t = document.getElementById('t'), out = document.getElementById('out');
+        t.track.mode = 'hidden';
+        t.addEventListener('error', () => { out.textContent = 'error'; });
+        t.addEventListener('load', () => {
+          const c = t.track.cues, cues = [];
+          for (let i = 0; i < c.length; i++) cues.push({start: c[i].startTime, end: c[i].endTime, text: c[i].text});
+          const img = new Image();
+          img.onload = () => { out.textContent = JSON.stringify({cues, sprite: [img.naturalWidth, img.naturalHeight]}); };
+          img.onerror = () => { out.textContent = JSON.stringify({cues, sprite: null}); };
+          img.src = cues[0].text.split('#')[0];
+        });
+        </script></body></html>
+        """
+        try page.write(to: t.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
+        // (Output to a file: a Chromium helper process outliving the browser must not hold the test's pipes open.)
+        let domFile = t.appendingPathComponent("dom.html").path
+        try RemoteMediaTests.serve(t.path) { base in
+            _ = try Scrub.execute("/bin/sh", ["-c", "exec timeout 60 chromium --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage "
+                                               + "--virtual-time-budget=5000 --dump-dom '\(base)/page.html' > '\(domFile)' 2>/dev/null </dev/null"])
+        }
+        let dom = (try? String(contentsOfFile: domFile, encoding: .utf8)) ?? ""
+        let text = try #require(dom.firstMatch(of: /<pre id="out">(.*?)<\/pre>/).map { String($0.1) }, "the page ran: \(dom.prefix(300))")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+        let cues = try #require(json["cues"] as? [[String: Any]])
+        let starts = cues.compactMap { $0["start"] as? Double }, ends = cues.compactMap { $0["end"] as? Double }
+        #expect(cues.count == 30 && starts.first == 0 && abs((ends.last ?? 0) - 60) < 0.01, "\(starts) … \(ends.last ?? -1)")
+        #expect(zip(ends, starts.dropFirst()).allSatisfy { abs($0 - $1) < 0.001 }, "no gaps: \(zip(ends, starts.dropFirst()).map { $0 })")
+        #expect(zip(starts, ends).allSatisfy { abs($1 - $0 - 2) < 0.01 }, "2 s each")
+        let sprite = try #require(json["sprite"] as? [Int], "the sprite loads in the browser")
+        for cue in cues {
+            let xywh = try #require((cue["text"] as? String)?.split(separator: "=").last?.split(separator: ",").compactMap { Int($0) })
+            #expect(xywh.count == 4 && xywh[0] + xywh[2] <= sprite[0] && xywh[1] + xywh[3] <= sprite[1], "\(xywh) inside \(sprite)")
+        }
+    }
+
     @Test func listAndStdinInputs() throws {
         let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
         let list = t.appendingPathComponent("list.txt")

@@ -36,9 +36,14 @@ struct RemoteMediaTests {
     /// Spawned like tmux (see `Tmux.run`): only /dev/null and a port file, every other descriptor closed — a
     /// long-lived child holding Foundation's descriptors would keep other tests' `waitUntilExit` from returning.
     func withServer(_ arguments: [String] = [], _ body: (String) throws -> Void) throws {
+        try Self.serve(Self.folder, arguments, body)
+    }
+
+    /// Runs `body` with the base URL of a fresh tools/http-range-server on `folder` (stopped afterwards).
+    static func serve(_ folder: String, _ arguments: [String] = [], _ body: (String) throws -> Void) throws {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("port-\(getpid())-\(UUID().uuidString)").path
         defer { unlink(portFile) }
-        guard let pid = Tmux.spawn(["/usr/bin/python3", Scrub.packageRoot.appendingPathComponent("tools/http-range-server").path, Self.folder] + arguments,
+        guard let pid = Tmux.spawn(["/usr/bin/python3", Scrub.packageRoot.appendingPathComponent("tools/http-range-server").path, folder] + arguments,
                                    stdout: portFile) else {
             Issue.record("cannot start the HTTP server"); return
         }

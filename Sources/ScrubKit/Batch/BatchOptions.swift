@@ -68,6 +68,7 @@ public struct BatchOptions: Sendable {
         case .count(let n): t = "count:\(n)"
         case .every(let s): t = "every:\(s.value)/\(s.timescale)"
         case .at(let l): t = "at:" + l.map(\.description).joined(separator: ",")
+        case .track: t = "track"
         }
         let st = sheetStyle
         let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")|w\(st.width ?? 0)|sp\(st.spacing)|bg\(st.background.r),\(st.background.g),\(st.background.b)|f\(st.font ?? "")|\(absoluteTimes ? "abs" : "rel")" } ?? "-"

@@ -93,7 +93,9 @@ extension BatchRunner {
         return i == 0 ? "\(n) B" : String(format: v >= 100 ? "%.0f" : "%.1f", v) + " " + units[i]
     }
 
-    /// Sprites of at most 10×10 tiles, and a track whose cue i spans [time_i, time_i+1) on a timeline starting at 0.
+    /// Sprites of at most 10×10 tiles, and a track whose cues tile the whole timeline (from 0, as web players count)
+    /// with no gap: each thumbnail's cue runs from halfway after the one before it (0 for the first) to halfway to
+    /// the next (the end for the last) — for a `.track` plan, exactly its interval.
     func writeVTT(_ good: [(Int, Thumbnail)], timeline: ThumbnailGenerator.Timeline, source: String,
                   naming: BatchNaming, into result: inout BatchFileResult) throws {
         guard !good.isEmpty else { return }
@@ -110,9 +112,10 @@ extension BatchRunner {
             for (k, (index, t)) in chunk.enumerated() {
                 let r = rects[k]
                 let target = "\(spriteName)#xywh=\(r.x),\(r.y),\(r.w),\(r.h)"
-                let cueStart = t.requestedTime.seconds - start
-                let globalNext = chunkStart + k + 1
-                let cueEnd = globalNext < good.count ? good[globalNext].1.requestedTime.seconds - start : max(end, cueStart + 0.001)
+                let i = chunkStart + k
+                let here = t.requestedTime.seconds - start
+                let cueStart = i == 0 ? 0 : (good[i - 1].1.requestedTime.seconds - start + here) / 2
+                let cueEnd = i + 1 < good.count ? (here + good[i + 1].1.requestedTime.seconds - start) / 2 : max(end, here + 0.001)
                 cues.append((cueStart, cueEnd, target))
                 result.records.append(record(source, index, t, output: target))
             }
