@@ -7,11 +7,12 @@ enum InfoCommand {
     static let spec = CommandSpec(
         name: "info",
         abstract: "Report what a media file holds: container, duration, the video stream's geometry and colour, audio, cover pictures.",
-        usage: "scrub info FILE... [--json] [--no-decode]",
+        usage: "scrub info FILE... [--json] [--no-decode] [--scenes]",
         options: [
             OptionSpec(names: ["--json"], takesValue: false, help: "One JSON object per line per file (the scripting contract)."),
             OptionSpec(names: ["--no-decode"], takesValue: false, help: "Skip decoding the first frame (faster; corrupt video may go unnoticed)."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
+            OptionSpec(names: ["--scenes"], takesValue: false, help: "Also find the video's cuts (one pass over the file): scenes [{start, duration, score}], score being the cut's on FFmpeg's 0-1 scene scale."),
         ],
         discussion: "Exit status: 0 when every file could be used, 1 when any failed (all are still reported), 64 on usage errors.",
         operands: .media,
@@ -30,11 +31,29 @@ enum InfoCommand {
         for (i, path) in parsed.positional.enumerated() {
             let info = inspector.inspect(path: path)
             if info.error != nil { failed = true }
+            // The cuts, when asked for and the file has a video to cut.
+            var scenes: [(Scene, Double?)]? = nil
+            if parsed.flag("--scenes"), info.error == nil, info.video != nil, !info.isStill {
+                do {
+                    let found = try SceneDetector().detect(in: path)
+                    scenes = found.scenes.enumerated().map { i, s in (s, i > 0 && i - 1 < found.cuts.count ? found.cuts[i - 1].score : nil) }
+                } catch { failed = true; printError("scrub: \(error)") }
+            }
             if parsed.flag("--json") {
-                printOut(json(info).text)
+                var object = json(info)
+                if let scenes, case .object(var fields) = object {
+                    fields.insert(("scenes", .array(scenes.map { s, score in
+                        .object([("start", .seconds(s.start.seconds)), ("duration", .seconds(s.duration.seconds)), ("score", score.map { .double(($0 * 1000).rounded() / 1000) } ?? .null)])
+                    })), at: fields.count - 1)
+                    object = .object(fields)
+                }
+                printOut(object.text)
             } else {
                 if i > 0 { printOut("") }
                 printOut(table(info))
+                if let scenes {
+                    printOut("scenes     \(scenes.count): " + scenes.map { $0.0.start.formatted(fractionDigits: 2) }.joined(separator: " "))
+                }
                 if let e = info.error { printError("scrub: \(e)") }
             }
         }

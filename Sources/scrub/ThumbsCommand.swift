@@ -9,7 +9,7 @@ enum ThumbsCommand {
     static let spec = CommandSpec(
         name: "thumbs",
         abstract: "Extract thumbnails from many files: one open per file, files in parallel, a progress bar, a JSON manifest.",
-        usage: "scrub thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--cache] [--shard K/N] [--sheet CxR | --vtt]",
+        usage: "scrub thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--cache] [--shard K/N] [--sheet CxR | --vtt] [--scenes]",
         options: [
             OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Output directory (created if needed). Default: thumbs"),
             OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "N thumbnails evenly spread, avoiding the very first and last frames (default 10; with --vtt, one every 2-10 s)."),
@@ -38,6 +38,7 @@ enum ThumbsCommand {
             OptionSpec(names: ["--no-best"], takesValue: false, help: "With --sheet: take the frames at the times as they are."),
         ] + FrameCriteriaOptions.specs + [
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
+            OptionSpec(names: ["--scenes"], takesValue: false, help: "One thumbnail (or tile) per scene: the cuts are found first (one fast pass), then the longest scenes are shown, or the longest split when there are fewer than --count (or the sheet's tiles)."),
             OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews): by default one thumbnail per interval of a hundredth of the file, 2 s to 10 s (at most 1000), cues covering 0 to the end with no gap."),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
@@ -114,6 +115,10 @@ enum ThumbsCommand {
             opts.sheet = (c, r)
         }
         if opts.sheet != nil && opts.vtt { throw UsageError(message: "choose one of --sheet and --vtt", command: "thumbs") }
+        opts.scenes = p.flag("--scenes")
+        if opts.scenes, p.value("--every") != nil || p.value("--at") != nil || opts.vtt {
+            throw UsageError(message: "--scenes goes with --count or --sheet (not --every, --at or --vtt)", command: "thumbs")
+        }
         if let sheet = opts.sheet {
             // With a sheet, --width is the sheet's width: the tiles are made to fit it.
             if let w = try p.int("--width", in: 64...20_000, command: "thumbs") {

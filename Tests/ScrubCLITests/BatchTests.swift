@@ -218,6 +218,28 @@ import Testing
         }
     }
 
+    /// `--scenes`: one thumbnail per scene of a clip of three scenes of 1, 6 and 2 s (evenly spread times put none in
+    /// the short first scene), and `info --json --scenes` lists them.
+    @Test func oneThumbnailPerScene() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let clip = t.appendingPathComponent("three.mp4").path
+        _ = try Scrub.execute("ffmpeg", ["-v", "error", "-y", "-t", "1", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25",
+                                         "-t", "6", "-f", "lavfi", "-i", "smptehdbars=size=160x90:rate=25",
+                                         "-t", "2", "-f", "lavfi", "-i", "rgbtestsrc=size=160x90:rate=25",
+                                         "-filter_complex", "[0:v]setsar=1[a];[1:v]setsar=1[b];[2:v]setsar=1[c];[a][b][c]concat=n=3:v=1:a=0,format=yuv420p[o]",
+                                         "-map", "[o]", "-c:v", "mpeg4", "-g", "250", clip])
+        let info = try Scrub.run(["info", clip, "--json", "--scenes"])
+        let scenes = try #require(Scrub.jsonLines(info.stdout).first?["scenes"] as? [[String: Any]], "\(info.stdout)")
+        #expect(scenes.compactMap { $0["start"] as? Double } == [0, 1, 7], "\(scenes)")
+        #expect(scenes.compactMap { $0["duration"] as? Double } == [1, 6, 2], "\(scenes)")
+        let r = try Scrub.run(["thumbs", clip, "--scenes", "--count", "3", "--max-size", "64", "--out", t.path, "--json", "-", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let times = Scrub.jsonLines(r.stdout).compactMap { $0["actualTime"] as? Double }
+        #expect(times.count == 3 && times[0] < 1 && times[1] >= 1 && times[1] < 7 && times[2] >= 7, "\(times)")
+        let bad = try Scrub.run(["thumbs", clip, "--scenes", "--every", "2s", "--out", t.path])
+        #expect(bad.status == 64)
+    }
+
     @Test func listAndStdinInputs() throws {
         let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
         let list = t.appendingPathComponent("list.txt")

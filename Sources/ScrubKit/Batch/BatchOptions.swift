@@ -37,6 +37,10 @@ public struct BatchOptions: Sendable {
     /// Representative frames (``ThumbnailGenerator/selectsRepresentativeFrames``), each searched for within half
     /// the distance to its neighbours.
     public var selectsRepresentativeFrames = false
+    /// One thumbnail per scene (`--scenes`): the file's cuts are found first (``SceneDetector``) and the times are
+    /// the middles of the scenes ``SceneDetector/choose(_:from:)`` picks — as many as the plan's count or the sheet's
+    /// tiles.
+    public var scenes = false
     /// What a representative frame must be (``ThumbnailGenerator/frameCriteria``).
     public var frameCriteria = FrameCriteria()
     /// Sprites plus a WebVTT thumbnail track per file instead of separate thumbnails.
@@ -70,11 +74,12 @@ public struct BatchOptions: Sendable {
         case .at(let l): t = "at:" + l.map(\.description).joined(separator: ",")
         case .track: t = "track"
         }
+        let planned = scenes ? t + "|scenes" : t
         let st = sheetStyle
         let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")|w\(st.width ?? 0)|sp\(st.spacing)|bg\(st.background.r),\(st.background.g),\(st.background.b)|f\(st.font ?? "")|\(absoluteTimes ? "abs" : "rel")" } ?? "-"
         // What decides the pixels comes from the generator this batch configures (the same builder as the cache key);
         // the rest is the batch's own: times, encoding, names, sheets, sprites.
-        return ([t] + generator(for: "", parallelFiles: 1).settingsKey
+        return ([planned] + generator(for: "", parallelFiles: 1).settingsKey
                 + [format.rawValue, String(quality), nameTemplate, s, String(vtt), skipsEdges > 0 ? "skip\(skipsEdges)" : "-"])
             .joined(separator: "|")
     }

@@ -149,6 +149,11 @@ public final class BatchRunner: Sendable {
                     let edge = MediaTime(seconds: duration.seconds * min(0.45, options.skipsEdges), preferredTimescale: 90000)
                     (start, duration) = (start + edge, duration - edge - edge)
                 }
+                if options.scenes, case .count(let n) = plan {
+                    // One per scene: the cuts first (their own pass over the file), then the scenes to show.
+                    let found = try SceneDetector().detect(in: source)
+                    return SceneDetector.choose(n, from: found.scenes).map { .absolute($0.middle) }
+                }
                 guard let times = plan.times(start: start, duration: duration) else {
                     throw MediaError(.invalidRequest, path: source, "duration unknown: use --at with absolute times")
                 }

@@ -9,6 +9,10 @@ final class FrameReader {
     private let frame: Frame
     private let packet: Packet
     private var draining = false
+    /// Without a ``skipTarget``: decode only the frames others refer to (B-frames are skipped).
+    var referenceFramesOnly = false
+    /// Send only keyframes to the decoder (each decodes alone): a quick look over a whole file.
+    var keyframesOnly = false
     /// Whether the stream has ended: the decoder gave out its last frame (until ``reset()``).
     private(set) var isFinished = false
     /// When set (stream time base), decoding heads for this timestamp and may skip non-reference frames that
@@ -50,6 +54,7 @@ final class FrameReader {
                 continue
             }
             guard packet.streamIndex == decoder.streamIndex else { continue }
+            if keyframesOnly && !packet.isKeyframe { continue }
             read += 1
             try send(packet)
         }
@@ -67,8 +72,8 @@ final class FrameReader {
                 latestKeptTimestamp = max(latestKeptTimestamp, ts)
                 if packet.pts != MediaTime.noTimestamp { latestDecodedPresentation = max(latestDecodedPresentation, packet.pts) }
             }
-        } else if decoder.skipsNonReferenceFrames {
-            decoder.skipsNonReferenceFrames = false
+        } else if decoder.skipsNonReferenceFrames != referenceFramesOnly {
+            decoder.skipsNonReferenceFrames = referenceFramesOnly
         }
         try decoder.send(packet)
     }
