@@ -1,7 +1,6 @@
 import CFFmpeg
 import Foundation
 import MediaTime
-import Synchronization
 
 /// Owns an `AVFormatContext` opened on a local file or an HTTP(S) URL (timeouts, reconnects): container facts,
 /// packets, seeking.
@@ -124,51 +123,12 @@ public final class Demuxer {
             && (ctx.pointee.duration <= 0 || ctx.pointee.duration == MediaTime.noTimestamp)
     }
 
-    /// Whether `path` names a remote resource (HTTP or HTTPS, HLS playlists included) rather than a local file.
-    public static func isURL(_ path: String) -> Bool {
-        let p = path.prefix(8).lowercased()
-        return p.hasPrefix("http://") || p.hasPrefix("https://")
-    }
-
-    /// How long a URL may keep a caller waiting with no answer, in seconds: the whole open (connecting, reconnects,
-    /// probing) and each read or seek after it. Process-wide; the default is `SCRUB_TIMEOUT` from the environment,
-    /// else ``defaultNetworkTimeout``.
-    public static var networkTimeout: Double {
-        get { timeoutSetting.withLock { $0 } }
-        set { timeoutSetting.withLock { $0 = newValue > 0 && newValue.isFinite ? newValue : defaultNetworkTimeout } }
-    }
-
-    /// The network timeout unless `SCRUB_TIMEOUT` says otherwise.
-    public static let defaultNetworkTimeout = 20.0
-
-    private static let timeoutSetting = Mutex<Double>({
-        let text = ProcessInfo.processInfo.environment["SCRUB_TIMEOUT"] ?? ""
-        if let s = Double(text), s > 0, s.isFinite { return s }
-        return defaultNetworkTimeout
-    }())
-
-    /// A URL gave no answer within ``networkTimeout``: how long was waited in all and how many attempts to connect
-    /// were made (this demuxer's and FFmpeg's reconnects meanwhile).
-    public struct TimedOut: Error, Sendable {
-        /// Seconds waited, reconnects and back-off included.
-        public var seconds: Double
-        /// Attempts to connect.
-        public var attempts: Int
-    }
-
-    /// Monotonic seconds (FFmpeg's clock, as the interrupt deadline's).
-    static func now() -> Double { Double(av_gettime_relative()) / 1_000_000 }
-
     /// Arms a remote source's deadline for the next operation: ``networkTimeout`` from now (a live stream's reads:
     /// ``liveReadWait``).
     private func armDeadline(reading: Bool = false) {
         guard deadline != nil else { return }
         scrub_deadline_set(deadline, reading && isLive ? Demuxer.liveReadWait : Demuxer.networkTimeout)
     }
-
-    /// FFmpeg's network (and TLS) set-up, once per process.
-    private static let networkInitialised: Bool = { avformat_network_init() >= 0 }()
-    static func networkReady() { _ = networkInitialised }
 
     /// A video stream declares a picture above the pixel limit (see `refusesOversized`).
     public struct PictureTooLarge: Error, Sendable {
@@ -191,12 +151,6 @@ public final class Demuxer {
     /// HTTP requests made and body bytes read through bounded ranges (zero for files and playlists).
     public var rangedTransfer: (requests: Int, bytes: Int) {
         (Int(scrub_ranged_requests(ranged)), Int(scrub_ranged_bytes(ranged)))
-    }
-
-    /// Whether a URL names an HLS playlist (`.m3u8`/`.m3u`, before any query string).
-    static func isPlaylist(_ path: String) -> Bool {
-        let bare = (path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path).lowercased()
-        return bare.hasSuffix(".m3u8") || bare.hasSuffix(".m3u")
     }
 
     /// The interrupt deadline of a remote source (nil for files).
