@@ -236,6 +236,11 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let times = Scrub.jsonLines(r.stdout).compactMap { $0["actualTime"] as? Double }
         #expect(times.count == 3 && times[0] < 1 && times[1] >= 1 && times[1] < 7 && times[2] >= 7, "\(times)")
+        // A sheet of the scenes: each tile's frame inside its scene (the search for a good frame stays there).
+        let sheet = try Scrub.run(["thumbs", clip, "--scenes", "--sheet", "3x1", "--out", t.path + "/sheet", "--json", "-", "-q"])
+        #expect(sheet.status == 0, "\(sheet.stderr)")
+        let tiles = Scrub.jsonLines(sheet.stdout).compactMap { $0["actualTime"] as? Double }
+        #expect(tiles.count == 3 && tiles[0] < 1 && tiles[1] >= 1 && tiles[1] < 7 && tiles[2] >= 7, "\(tiles)")
         let bad = try Scrub.run(["thumbs", clip, "--scenes", "--every", "2s", "--out", t.path])
         #expect(bad.status == 64)
     }

@@ -40,12 +40,18 @@ extension BatchRunner {
         return out
     }
 
+    /// A contact sheet of `good`; with `scenes` (the scene of each planned time, by index), each tile is labelled
+    /// with its scene's start and length instead of the frame's time.
     func writeSheet(_ good: [(Int, Thumbnail)], columns: Int, timeline: ThumbnailGenerator.Timeline, source: String,
-                    naming: BatchNaming, into result: inout BatchFileResult) throws {
+                    naming: BatchNaming, scenes: [Scene]? = nil, into result: inout BatchFileResult) throws {
         guard !good.isEmpty else { return }
         var style = options.sheetStyle
         style.columns = columns
-        let labels = BatchRunner.tileLabels(good.map(\.1.actualTime), start: timeline.start, absolute: options.absoluteTimes)
+        var labels = BatchRunner.tileLabels(good.map(\.1.actualTime), start: timeline.start, absolute: options.absoluteTimes)
+        if let scenes, good.allSatisfy({ scenes.indices.contains($0.0) }) {
+            let starts = BatchRunner.tileLabels(good.map { scenes[$0.0].start }, start: timeline.start, absolute: options.absoluteTimes)
+            labels = zip(good, starts).map { g, start in "\(start) +\(String(format: "%.1f", scenes[g.0].duration.seconds))s" }
+        }
         let (title, details) = BatchRunner.sheetHeader(source: source, timeline: timeline)
         let sheet = try ImageComposer.contactSheet(zip(good, labels).map { ($0.0.1.image, $0.1) }, style: style, title: title,
                                                    details: details, path: source)

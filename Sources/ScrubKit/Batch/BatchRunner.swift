@@ -135,11 +135,20 @@ public final class BatchRunner: Sendable {
                 // (Written again below from the source.)
             }
         }
-        let gen = options.generator(for: source, parallelFiles: parallelFiles)
+        var gen = options.generator(for: source, parallelFiles: parallelFiles)
         let plan = options.sheet.map { BatchTimes.count($0.columns * $0.rows) } ?? options.times
         var reserved = 0
         defer { if reserved > 0 { budget.release(reserved) } }
+        var scenes: [Scene]? = nil   // (with --scenes: the scene of each planned time)
         do {
+            if options.scenes, case .count(let n) = plan {
+                // One per scene: the cuts first (their own pass over the file), then the scenes to show; each
+                // representative frame is searched for inside its scene. (A still has none: planned as usual.)
+                do {
+                    scenes = SceneDetector.choose(n, from: try SceneDetector().detect(in: source).scenes)
+                    gen.representativeWindow = .within(scenes!.map { MediaTimeRange(start: $0.start, duration: $0.duration) })
+                } catch let e as MediaError where e.kind == .noVideo {}
+            }
             let (timeline, results) = try gen.generate(planning: { t in
                 // The file is open and its size known; hold its share of the memory budget while it decodes.
                 reserved = budget.reserve(t.displayWidth * t.displayHeight)
@@ -149,11 +158,7 @@ public final class BatchRunner: Sendable {
                     let edge = MediaTime(seconds: duration.seconds * min(0.45, options.skipsEdges), preferredTimescale: 90000)
                     (start, duration) = (start + edge, duration - edge - edge)
                 }
-                if options.scenes, case .count(let n) = plan {
-                    // One per scene: the cuts first (their own pass over the file), then the scenes to show.
-                    let found = try SceneDetector().detect(in: source)
-                    return SceneDetector.choose(n, from: found.scenes).map { .absolute($0.middle) }
-                }
+                if let scenes { return scenes.map { .absolute($0.middle) } }
                 guard let times = plan.times(start: start, duration: duration) else {
                     throw MediaError(.invalidRequest, path: source, "duration unknown: use --at with absolute times")
                 }
@@ -173,7 +178,7 @@ public final class BatchRunner: Sendable {
             }
             if let sheet = options.sheet {
                 if options.skipsBlankFrames { good = try replacingBlankTiles(good, generator: gen, timeline: timeline) }
-                try writeSheet(good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, into: &result)
+                try writeSheet(good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
             } else if options.vtt {
                 try writeVTT(good, timeline: timeline, source: source, naming: naming, into: &result)
             } else {

@@ -26,12 +26,19 @@ extension ThumbnailGenerator {
                 if selectsRepresentativeFrames && !source.isStill {
                     let gaps = [k > 0 ? r.time - requests[k - 1].time : nil, k + 1 < requests.count ? requests[k + 1].time - r.time : nil]
                         .compactMap { $0 }.filter { $0 > .zero }
-                    let window = representativeWindow.width(duration: source.duration, gapToNearest: gaps.min())
+                    var window = representativeWindow.width(duration: source.duration, gapToNearest: gaps.min())
                     // The slot: up to halfway to the neighbouring requested times (the file's ends for the first and
                     // last), where the search may go on when nothing in the window passes.
-                    let slot = (k > 0 ? r.time - (r.time - requests[k - 1].time).multiplied(byRatio: 1, divisor: 2) : source.start,
+                    var slot = (k > 0 ? r.time - (r.time - requests[k - 1].time).multiplied(byRatio: 1, divisor: 2) : source.start,
                                 k + 1 < requests.count ? r.time + (requests[k + 1].time - r.time).multiplied(byRatio: 1, divisor: 2)
                                     : (source.duration.isNumeric ? source.start + source.duration : r.time + window))
+                    // A scene: window and slot are the scene (less its last millisecond: the next scene's first frame).
+                    if case .within(let ranges) = representativeWindow,
+                       let scene = ranges.first(where: { r.time >= $0.start && r.time < $0.end }) {
+                        let last = scene.end - MediaTime(value: 1, timescale: 1000)
+                        window = MediaTime.minimum(r.time - scene.start, last - r.time).multiplied(by: 2)
+                        slot = (scene.start, last)
+                    }
                     var thumb = try representativeFrame(near: r.time, window: window, slot: slot, source: source, extractor: extractor,
                                                         scaler: scaler)
                     thumb.requestedTime = r.time
@@ -114,12 +121,13 @@ extension ThumbnailGenerator {
             t = lo - stride
             while t >= MediaTime.maximum(slot.lo, source.start), points.count < 36 { points.append(t); t = t - stride }
             var tried = 0
+            let allowed = (MediaTime.minimum(lo, MediaTime.maximum(slot.lo, source.start)), MediaTime.maximum(hi, MediaTime.minimum(slot.hi, end)))
             for c in points where tried < 12 {
                 guard let key = try? extractor.frame(at: c, toleranceBefore: .positiveInfinity, toleranceAfter: .zero) else { continue }
-                let found = seen.contains(key.time)
+                let found = seen.contains(key.time) || key.time < allowed.0 || key.time > allowed.1
                     ? try? extractor.frame(at: c, toleranceBefore: .zero, toleranceAfter: .positiveInfinity)
                     : key
-                guard let found, !seen.contains(found.time) else { continue }
+                guard let found, !seen.contains(found.time), found.time >= allowed.0, found.time <= allowed.1 else { continue }
                 tried += 1
                 if try consider(found) { break }
             }

@@ -67,6 +67,9 @@ public struct ThumbnailGenerator: Sendable {
         /// 0.9 of the distance to the nearest neighbouring requested time (2 s for a single time), centred: windows
         /// never overlap, so a batch's thumbnails stay in time order.
         case betweenNeighbours
+        /// The range holding the time (a scene), which is also as far as the search may go; ``betweenNeighbours``
+        /// for a time in none.
+        case within([MediaTimeRange])
 
         /// The window's width for a time whose nearest requested neighbour is `gapToNearest` away (nil: none), in a
         /// file lasting `duration`.
@@ -76,7 +79,7 @@ public struct ThumbnailGenerator: Sendable {
             case .span(let w): return w
             case .fractionOfDuration(let f):
                 return duration.isNumeric ? MediaTime(seconds: duration.seconds * f, preferredTimescale: 1000) : fallback
-            case .betweenNeighbours: return gapToNearest?.multiplied(byRatio: 9, divisor: 10) ?? fallback
+            case .betweenNeighbours, .within: return gapToNearest?.multiplied(byRatio: 9, divisor: 10) ?? fallback
             }
         }
 
@@ -86,6 +89,7 @@ public struct ThumbnailGenerator: Sendable {
             case .span(let t): return "span:\(t.description)"
             case .fractionOfDuration(let f): return "fraction:\(f)"
             case .betweenNeighbours: return "neighbours"
+            case .within(let ranges): return "within:" + ranges.map { "\($0.start.description)+\($0.duration.description)" }.joined(separator: ",")
             }
         }
     }
