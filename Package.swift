@@ -25,7 +25,7 @@ let package = Package(
         // libjpeg-turbo: JPEG stills decoded with DCT-domain scaling while streaming from the file.
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libwebp: WebP stills decoded straight to the output size, and the first frame of animated WebP.
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux", providers: [.apt(["libwebp-dev"])]),
         // libheif: HEIF/HEIC stills (phone photos), embedded thumbnails as shrink-on-load.
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // zlib: CRC-32 of cache entries and PNG text chunks.

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <webp/decode.h>
 #include <webp/demux.h>
+#include <webp/encode.h>
+#include <webp/mux.h>
 
 typedef struct {
     uint8_t *file;               // the whole file (WebP is read from memory)
@@ -84,5 +86,60 @@ static inline void scrub_webp_close(scrub_webp *w) {
     WebPDemuxDelete(w->demux);
     free(w->file);
     free(w);
+}
+
+// --- Animated WebP out (previews): libwebp's animation encoder, frames in as packed RGB. ---
+
+typedef struct {
+    WebPAnimEncoder *encoder;
+    WebPConfig config;
+    int width, height;
+} scrub_webp_anim;
+
+static inline void scrub_webp_anim_free(scrub_webp_anim *a) {
+    if (!a) return;
+    if (a->encoder) WebPAnimEncoderDelete(a->encoder);
+    free(a);
+}
+
+/// An encoder of `width × height` frames at `quality` (0–100, lossy), looping forever; NULL when libwebp refuses.
+static inline scrub_webp_anim *scrub_webp_anim_new(int width, int height, float quality) {
+    scrub_webp_anim *a = (scrub_webp_anim *)calloc(1, sizeof *a);
+    if (!a) return NULL;
+    WebPAnimEncoderOptions options;
+    if (!WebPAnimEncoderOptionsInit(&options) || !WebPConfigInit(&a->config)) { free(a); return NULL; }
+    options.anim_params.loop_count = 0;
+    options.allow_mixed = 0;
+    a->config.quality = quality;
+    a->config.method = 4;
+    a->width = width;
+    a->height = height;
+    a->encoder = WebPAnimEncoderNew(width, height, &options);
+    if (!a->encoder) { free(a); return NULL; }
+    return a;
+}
+
+/// Adds a frame (packed RGB, `width × height`) shown from `timestamp_ms`; 1 on success.
+static inline int scrub_webp_anim_add(scrub_webp_anim *a, const uint8_t *rgb, int timestamp_ms) {
+    WebPPicture picture;
+    if (!WebPPictureInit(&picture)) return 0;
+    picture.width = a->width;
+    picture.height = a->height;
+    picture.use_argb = 1;
+    if (!WebPPictureImportRGB(&picture, rgb, a->width * 3)) { WebPPictureFree(&picture); return 0; }
+    int ok = WebPAnimEncoderAdd(a->encoder, &picture, timestamp_ms, &a->config);
+    WebPPictureFree(&picture);
+    return ok;
+}
+
+/// Ends the animation at `end_ms` and assembles the file: its bytes in `*out` (free with WebPFree), 1 on success.
+static inline int scrub_webp_anim_finish(scrub_webp_anim *a, int end_ms, uint8_t **out, size_t *size) {
+    if (!WebPAnimEncoderAdd(a->encoder, NULL, end_ms, NULL)) return 0;
+    WebPData data;
+    WebPDataInit(&data);
+    if (!WebPAnimEncoderAssemble(a->encoder, &data)) return 0;
+    *out = (uint8_t *)data.bytes;
+    *size = data.size;
+    return 1;
 }
 #endif

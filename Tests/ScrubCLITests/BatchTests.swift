@@ -245,6 +245,24 @@ import Testing
         #expect(bad.status == 64)
     }
 
+    /// `scrub preview`: a clip without cuts gives excerpts spread over it (its one scene split), as WebP and MP4.
+    @Test func previewWritesAnAnimationOfExcerpts() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let clip = samples.appendingPathComponent("h264_gop2s.mp4").path   // 8 s
+        for ext in ["webp", "mp4"] {
+            let out = t.appendingPathComponent("p.\(ext)").path
+            let r = try Scrub.run(["preview", clip, "-o", out, "--count", "4", "--max-size", "96", "--json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let j = try #require(Scrub.jsonLines(r.stdout).first)
+            let excerpts = try #require(j["excerpts"] as? [Double])
+            #expect(excerpts.count == 4 && excerpts == excerpts.sorted() && excerpts.last! > 5, "\(excerpts)")
+            #expect(j["frames"] as? Int == 40 && j["width"] as? Int == 96 && FileManager.default.fileExists(atPath: out), "\(j)")
+        }
+        #expect(try Scrub.run(["preview", clip, "--fps", "0"]).status == 64)
+        let missing = try Scrub.run(["preview", "/no/such.mp4", "-o", t.appendingPathComponent("x.webp").path])
+        #expect(missing.status == 1 && missing.stderr.contains("/no/such.mp4"))
+    }
+
     @Test func listAndStdinInputs() throws {
         let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
         let list = t.appendingPathComponent("list.txt")

@@ -88,7 +88,7 @@ import Testing
 
     @Test func everyCommandHasAPageWithTheSectionsAndOptionsOfItsHelp() throws {
         let pages = try Self.pages()
-        let commands = ["info", "thumb", "downsample", "thumbs", "play", "bench", "cache", "manual", "completions"]
+        let commands = ["info", "thumb", "downsample", "thumbs", "preview", "play", "bench", "cache", "manual", "completions"]
         #expect(pages == ["scrub"] + commands.map { "scrub-" + $0 })
         for command in commands {
             let page = try Scrub.run(["manual", command])

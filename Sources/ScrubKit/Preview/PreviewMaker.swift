@@ -1,0 +1,164 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// The formats an animated preview is written in.
+public enum PreviewFormat: String, Sendable, CaseIterable {
+    /// Animated WebP (libwebp's animation encoder): small, in every browser.
+    case webp
+    /// H.264 MP4 (libx264 when FFmpeg has it).
+    case mp4
+
+    /// The format a file name's extension asks for.
+    public init?(fileExtension: String) { self.init(rawValue: fileExtension.lowercased()) }
+}
+
+/// What an animated preview is made of.
+public struct PreviewOptions: Sendable {
+    /// The frames' size.
+    public var maximumSize = MaximumSize.longestSide(320)
+    /// How many excerpts (from as many scenes).
+    public var count = 6
+    /// Seconds per excerpt.
+    public var excerptSeconds = 1.0
+    /// Frames per second.
+    public var framesPerSecond = 10
+    /// Lossy quality, 0–100 (WebP; MP4 uses CRF 23).
+    public var quality = 75
+    /// The output's format.
+    public var format = PreviewFormat.webp
+
+    /// The defaults: 6 excerpts of 1 s at 10 fps, 320 px, WebP.
+    public init() {}
+}
+
+/// An animated preview written, and what is in it.
+public struct PreviewReport: Sendable {
+    /// The file written.
+    public var output: String
+    /// Where each excerpt starts on the file's timeline.
+    public var excerpts: [MediaTime]
+    /// Frames in the preview.
+    public var frames: Int
+    /// Its length in seconds.
+    public var seconds: Double
+    /// Frame size.
+    public var width: Int, height: Int
+}
+
+/// Short moving previews of a whole video (the hover clip of video sites): `count` excerpts from different scenes
+/// (``SceneDetector``: the longest scenes; evenly spread when there are no cuts), spread over the file and stitched
+/// in order. One excerpt's frames are held at a time, at the output size; the file is written atomically.
+public enum PreviewMaker {
+    /// Writes the preview of `path` to `output` as `options` say.
+    public static func make(_ path: String, to output: String, options: PreviewOptions = PreviewOptions()) throws -> PreviewReport {
+        guard options.count > 0, options.excerptSeconds > 0, options.framesPerSecond > 0 else {
+            throw MediaError(.invalidRequest, path: path, "a preview needs at least one excerpt, a length and a frame rate")
+        }
+        let found = try SceneDetector().detect(in: path)
+        guard let first = found.scenes.first, let last = found.scenes.last else { throw MediaError(.noVideo, path: path, "no video to preview") }
+        let start = first.start, end = last.start + last.duration
+        let excerpt = MediaTime(seconds: options.excerptSeconds, preferredTimescale: 1000)
+        let starts = excerptStarts(found.scenes, count: options.count, excerpt: excerpt, start: start, end: end)
+        let perExcerpt = max(1, Int((options.excerptSeconds * Double(options.framesPerSecond)).rounded()))
+        let step = MediaTime(value: 1000 / Int64(options.framesPerSecond), timescale: 1000)
+
+        var generator = ThumbnailGenerator(path: path)
+        generator.maximumSize = options.maximumSize
+        generator.setExact()
+        generator.acceptsApproximateFrames = true
+        let sink = try PreviewSink(output: output, format: options.format, quality: options.quality, fps: options.framesPerSecond, path: path)
+        var frames = 0
+        for s in starts {
+            let times = (0..<perExcerpt).map { TimeExpression.absolute(MediaTime.minimum(s + step.multiplied(by: Int32($0)), end)) }
+            for r in try generator.generate(at: times) {
+                guard case .success(let thumb) = r.result else { continue }   // (a damaged stretch: its frames left out)
+                try sink.add(thumb.image, at: frames * 1000 / options.framesPerSecond)
+                frames += 1
+            }
+        }
+        guard frames > 0 else { sink.abandon(); throw MediaError(.decodeFailed, path: path, "no frame of the preview could be decoded") }
+        let size = try sink.finish(at: frames * 1000 / options.framesPerSecond)
+        return PreviewReport(output: output, excerpts: starts, frames: frames, seconds: Double(frames) / Double(options.framesPerSecond),
+                             width: size.width, height: size.height)
+    }
+
+    /// Where the excerpts start: in the chosen scenes (their middles, the excerpt centred and kept inside the file),
+    /// in time order.
+    static func excerptStarts(_ scenes: [Scene], count: Int, excerpt: MediaTime, start: MediaTime, end: MediaTime) -> [MediaTime] {
+        SceneDetector.choose(count, from: scenes).map { scene in
+            let centred = scene.middle - excerpt.multiplied(byRatio: 1, divisor: 2)
+            let inScene = scene.duration > excerpt ? MediaTime.maximum(centred, scene.start) : scene.start
+            return MediaTime.maximum(start, MediaTime.minimum(inScene, end - excerpt))
+        }
+    }
+}
+
+/// Where a preview's frames go: an animated WebP assembled in memory and written atomically, or an MP4 written to a
+/// temporary file beside the output and moved into place. Every frame is cut to the first frame's size.
+private final class PreviewSink {
+    private let output: String
+    private let format: PreviewFormat
+    private let quality: Int
+    private let fps: Int
+    private let path: String
+    private var webp: AnimatedWebP? = nil
+    private var video: VideoWriter? = nil
+    private var temporary: String? = nil
+    private var size: (width: Int, height: Int)? = nil
+
+    init(output: String, format: PreviewFormat, quality: Int, fps: Int, path: String) throws {
+        self.output = output
+        self.format = format
+        self.quality = quality
+        self.fps = fps
+        self.path = path
+    }
+
+    func add(_ image: RGBImage, at milliseconds: Int) throws {
+        if size == nil {
+            // (H.264 wants even sides.)
+            let w = format == .mp4 ? image.width & ~1 : image.width, h = format == .mp4 ? image.height & ~1 : image.height
+            size = (max(2, w), max(2, h))
+            do {
+                switch format {
+                case .webp: webp = try AnimatedWebP(width: size!.width, height: size!.height, quality: quality)
+                case .mp4:
+                    let dir = (output as NSString).deletingLastPathComponent
+                    let tmp = (dir.isEmpty ? "." : dir) + "/.\((output as NSString).lastPathComponent).\(getpid()).tmp.mp4"
+                    temporary = tmp
+                    video = try VideoWriter(path: tmp, width: size!.width, height: size!.height, fps: Int32(fps), gop: Int32(fps * 2))
+                }
+            } catch { throw MediaError(.writeFailed, path: output, "cannot start the preview: \(error)") }
+        }
+        var picture = image
+        if picture.width != size!.width || picture.height != size!.height { picture = try picture.resized(width: size!.width, height: size!.height) }
+        do {
+            if let webp { try webp.add(picture.pixels, at: milliseconds) }
+            if let video { try video.append(picture.packed) }
+        } catch { abandon(); throw MediaError(.writeFailed, path: output, "cannot encode the preview: \(error)") }
+    }
+
+    func finish(at milliseconds: Int) throws -> (width: Int, height: Int) {
+        do {
+            if let webp { try AtomicFile.write(try webp.finish(at: milliseconds), to: output) }
+            if let video, let temporary {
+                try video.finish()
+                try FileIO.moveIntoPlace(temporary, over: output)
+                self.temporary = nil
+            }
+        } catch {
+            abandon()
+            throw (error as? MediaError) ?? MediaError(.writeFailed, path: output, "cannot write the preview: \(error)")
+        }
+        return size ?? (0, 0)
+    }
+
+    /// Leaves nothing behind (a half-written temporary file is removed).
+    func abandon() {
+        if let temporary { unlink(temporary) }
+        temporary = nil
+    }
+
+    deinit { abandon() }
+}
