@@ -137,10 +137,6 @@ void *av_mallocz(size_t a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_mallocz)(a0);
 }
 
-void av_md5_sum(uint8_t *a0, const uint8_t *a1, size_t a2) {
-    SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_md5_sum)(a0, a1, a2);
-}
-
 AVPacket *av_packet_alloc(void) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_alloc)();
 }
@@ -261,6 +257,10 @@ unsigned int avcodec_version(void) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_version)();
 }
 
+const AVFilter *avfilter_get_by_name(const char *a0) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_get_by_name)(a0);
+}
+
 AVFilterGraph *avfilter_graph_alloc(void) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_alloc)();
 }
@@ -269,12 +269,24 @@ int avfilter_graph_config(AVFilterGraph *a0, void *a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_config)(a0, a1);
 }
 
+int avfilter_graph_create_filter(AVFilterContext **a0, const AVFilter *a1, const char *a2, const char *a3, void *a4, AVFilterGraph *a5) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_create_filter)(a0, a1, a2, a3, a4, a5);
+}
+
 void avfilter_graph_free(AVFilterGraph **a0) {
     SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_free)(a0);
 }
 
 int avfilter_graph_parse2(AVFilterGraph *a0, const char *a1, AVFilterInOut **a2, AVFilterInOut **a3) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_parse2)(a0, a1, a2, a3);
+}
+
+int avfilter_graph_parse_ptr(AVFilterGraph *a0, const char *a1, AVFilterInOut **a2, AVFilterInOut **a3, void *a4) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_graph_parse_ptr)(a0, a1, a2, a3, a4);
+}
+
+AVFilterInOut *avfilter_inout_alloc(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFILTER, avfilter_inout_alloc)();
 }
 
 void avfilter_inout_free(AVFilterInOut **a0) {

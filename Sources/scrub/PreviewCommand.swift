@@ -5,11 +5,11 @@ import ScrubKit
 enum PreviewCommand {
     static let spec = CommandSpec(
         name: "preview",
-        abstract: "Write a short animated preview of a whole video: excerpts from different scenes, stitched in order.",
-        usage: "scrub preview FILE [-o OUT.webp|OUT.mp4] [--count N] [--excerpt SECONDS] [--fps N] [--max-size N] [--quality Q] [--json]",
+        abstract: "Write a short animated preview (WebP, GIF or MP4) of a whole video: excerpts from different scenes, stitched in order.",
+        usage: "scrub preview FILE [-o OUT.webp|OUT.gif|OUT.mp4] [--count N] [--excerpt SECONDS] [--fps N] [--max-size N] [--quality Q] [--json]",
         options: [
-            OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "The preview file, .webp (animated, looping) or .mp4 (H.264). Default: NAME-preview.webp here."),
-            OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "webp or mp4 (default: from the output name, else webp).", values: ["webp", "mp4"]),
+            OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "The preview file, .webp (animated, looping), .gif (one palette for the clip, looping) or .mp4 (H.264). Default: NAME-preview.webp here."),
+            OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "webp, gif or mp4 (default: from the output name, else webp).", values: ["webp", "gif", "mp4"]),
             OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "Excerpts, each from another scene (default 6)."),
             OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "Length of each excerpt (default 1)."),
             OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "Frames per second (default 10)."),
@@ -35,7 +35,7 @@ enum PreviewCommand {
         let path = p.positional[0]
         var o = PreviewOptions()
         if let f = p.value("--format") {
-            guard let format = PreviewFormat(fileExtension: f) else { throw UsageError(message: "unknown format '\(f)' (webp, mp4)", command: "preview") }
+            guard let format = PreviewFormat(fileExtension: f) else { throw UsageError(message: "unknown format '\(f)' (webp, gif, mp4)", command: "preview") }
             o.format = format
         } else if let out = p.value("--output"), let format = PreviewFormat(fileExtension: URL(fileURLWithPath: out).pathExtension) {
             o.format = format

@@ -249,7 +249,7 @@ import Testing
     @Test func previewWritesAnAnimationOfExcerpts() throws {
         let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
         let clip = samples.appendingPathComponent("h264_gop2s.mp4").path   // 8 s
-        for ext in ["webp", "mp4"] {
+        for ext in ["webp", "gif", "mp4"] {
             let out = t.appendingPathComponent("p.\(ext)").path
             let r = try Scrub.run(["preview", clip, "-o", out, "--count", "4", "--max-size", "96", "--json"])
             #expect(r.status == 0, "\(r.stderr)")

@@ -49,6 +49,30 @@ struct PreviewTests {
         #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,160,90,6.000000,90", "\(probe)")
     }
 
+    @Test func aGIFWithOnePaletteForTheClip() throws {
+        let clip = try SceneTests.clip()
+        let out = output("gif")
+        defer { unlink(out) }
+        var o = PreviewOptions()
+        o.format = .gif
+        o.count = 3
+        let r = try PreviewMaker.make(clip, to: out, options: o)
+        #expect(r.frames == 30 && r.width == 320 && r.height == 180, "\(r)")
+        let probe = String(decoding: Reference.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,height,nb_read_frames",
+                                                                "-show_entries", "format=duration", "-of", "csv=p=0", out]), as: UTF8.self)
+        #expect(probe.split(separator: "\n").map(String.init) == ["gif,320,180,30", "3.000000"], "\(probe)")
+        // The colours survive the palette: the middle of the first frame is the source's within a few levels.
+        let gifPixel = Reference.run("ffmpeg", ["-v", "error", "-i", out, "-frames:v", "1", "-vf", "crop=1:1:160:90", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let webp = output("webp")
+        defer { unlink(webp) }
+        o.format = .webp
+        _ = try PreviewMaker.make(clip, to: webp, options: o)
+        let reference = try #require(WebPPicture(path: webp)?.decode(width: 320, height: 180))
+        let i = (90 * 320 + 160) * 3
+        #expect(gifPixel.count == 3 && zip(gifPixel, reference.pixels[i..<(i + 3)]).allSatisfy { abs(Int($0) - Int($1)) < 24 },
+                "\(Array(gifPixel)) vs \(Array(reference.pixels[i..<(i + 3)]))")
+    }
+
     @Test func anOutputThatCannotBeWrittenLeavesNothing() throws {
         let clip = try SceneTests.clip()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-preview-bad-\(UUID().uuidString)").path

@@ -463,4 +463,86 @@ static inline int scrub_tempo_pull(scrub_tempo *t, const int16_t **samples) {
     return t->out->nb_samples;
 }
 
+// --- Video filter graphs (GIF previews: palettegen, paletteuse): buffer sources [in0], [in1] → … → [out]. ---
+
+typedef struct scrub_vgraph {
+    AVFilterGraph *graph;
+    AVFilterContext *source[2];
+    AVFilterContext *sink;
+    int sources;
+    AVFrame *out;
+} scrub_vgraph;
+
+static inline void scrub_vgraph_free(scrub_vgraph *g) {
+    if (!g) return;
+    avfilter_graph_free(&g->graph);
+    av_frame_free(&g->out);
+    av_free(g);
+}
+
+// A graph described by `desc` (inputs [in0]…, output [out]); input i takes `widths[i] × heights[i]` frames of pixel
+// format `formats[i]`, time base 1/`fps`. NULL when libavfilter refuses.
+static inline scrub_vgraph *scrub_vgraph_new(const char *desc, int sources, const int *widths, const int *heights,
+                                             const int *formats, int fps) {
+    if (sources < 1 || sources > 2) return NULL;
+    scrub_vgraph *g = av_mallocz(sizeof *g);
+    if (!g) return NULL;
+    g->sources = sources;
+    g->graph = avfilter_graph_alloc();
+    g->out = av_frame_alloc();
+    if (!g->graph || !g->out) { scrub_vgraph_free(g); return NULL; }
+    g->graph->nb_threads = 1;
+    AVFilterInOut *outputs = NULL, *inputs = NULL;
+    for (int i = sources - 1; i >= 0; i--) {
+        char args[160], name[8];
+        snprintf(args, sizeof args, "video_size=%dx%d:pix_fmt=%d:time_base=1/%d:pixel_aspect=1/1", widths[i], heights[i], formats[i], fps);
+        snprintf(name, sizeof name, "in%d", i);
+        if (avfilter_graph_create_filter(&g->source[i], avfilter_get_by_name("buffer"), name, args, NULL, g->graph) < 0) goto fail;
+        AVFilterInOut *o = avfilter_inout_alloc();
+        if (!o) goto fail;
+        o->name = av_strdup(name); o->filter_ctx = g->source[i]; o->pad_idx = 0; o->next = outputs;
+        outputs = o;
+    }
+    if (avfilter_graph_create_filter(&g->sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g->graph) < 0) goto fail;
+    inputs = avfilter_inout_alloc();
+    if (!inputs) goto fail;
+    inputs->name = av_strdup("out"); inputs->filter_ctx = g->sink; inputs->pad_idx = 0; inputs->next = NULL;
+    if (avfilter_graph_parse_ptr(g->graph, desc, &inputs, &outputs, NULL) < 0) goto fail;
+    avfilter_inout_free(&inputs);
+    avfilter_inout_free(&outputs);
+    if (avfilter_graph_config(g->graph, NULL) < 0) { scrub_vgraph_free(g); return NULL; }
+    return g;
+fail:
+    avfilter_inout_free(&inputs);
+    avfilter_inout_free(&outputs);
+    scrub_vgraph_free(g);
+    return NULL;
+}
+
+// Feeds input `i` a frame (NULL: its end); 0 or a negative AVERROR. The graph takes a reference (the frame stays).
+static inline int scrub_vgraph_push(scrub_vgraph *g, int i, AVFrame *frame) {
+    return av_buffersrc_add_frame_flags(g->source[i], frame, AV_BUFFERSRC_FLAG_KEEP_REF);
+}
+
+// The next frame out (valid until the next call), NULL when none is ready or at the end (`*status`: 0, EAGAIN or EOF).
+static inline AVFrame *scrub_vgraph_pull(scrub_vgraph *g, int *status) {
+    av_frame_unref(g->out);
+    int r = av_buffersink_get_frame(g->sink, g->out);
+    *status = r;
+    return r >= 0 ? g->out : NULL;
+}
+
+// A frame of packed RGB24 `w × h` copied from `rgb` (stride w*3), pts `pts`; NULL when out of memory.
+static inline AVFrame *scrub_frame_from_rgb(const uint8_t *rgb, int w, int h, int64_t pts) {
+    AVFrame *f = av_frame_alloc();
+    if (!f) return NULL;
+    f->format = AV_PIX_FMT_RGB24; f->width = w; f->height = h; f->pts = pts;
+    if (av_frame_get_buffer(f, 0) < 0) { av_frame_free(&f); return NULL; }
+    for (int y = 0; y < h; y++) memcpy(f->data[0] + (size_t)y * f->linesize[0], rgb + (size_t)y * w * 3, (size_t)w * 3);
+    return f;
+}
+
+static inline int scrub_pix_fmt_rgb24(void) { return AV_PIX_FMT_RGB24; }
+static inline int scrub_pix_fmt_rgb32(void) { return AV_PIX_FMT_RGB32; }
+
 #endif

@@ -8,6 +8,9 @@ public enum PreviewFormat: String, Sendable, CaseIterable {
     case webp
     /// H.264 MP4 (libx264 when FFmpeg has it).
     case mp4
+    /// Animated GIF with one palette for the clip (libavfilter's palettegen and paletteuse; the frames are made
+    /// twice: once to learn the palette, once to write).
+    case gif
 
     /// The format a file name's extension asks for.
     public init?(fileExtension: String) { self.init(rawValue: fileExtension.lowercased()) }
@@ -68,15 +71,21 @@ public enum PreviewMaker {
         generator.setExact()
         generator.acceptsApproximateFrames = true
         let sink = try PreviewSink(output: output, format: options.format, quality: options.quality, fps: options.framesPerSecond, path: path)
-        var frames = 0
-        for s in starts {
-            let times = (0..<perExcerpt).map { TimeExpression.absolute(MediaTime.minimum(s + step.multiplied(by: Int32($0)), end)) }
-            for r in try generator.generate(at: times) {
-                guard case .success(let thumb) = r.result else { continue }   // (a damaged stretch: its frames left out)
-                try sink.add(thumb.image, at: frames * 1000 / options.framesPerSecond)
-                frames += 1
+        /// Every frame of every excerpt, in order, one excerpt held at a time.
+        func frames(_ body: (RGBImage, Int) throws -> Void) throws -> Int {
+            var n = 0
+            for s in starts {
+                let times = (0..<perExcerpt).map { TimeExpression.absolute(MediaTime.minimum(s + step.multiplied(by: Int32($0)), end)) }
+                for r in try generator.generate(at: times) {
+                    guard case .success(let thumb) = r.result else { continue }   // (a damaged stretch: its frames left out)
+                    try body(thumb.image, n)
+                    n += 1
+                }
             }
+            return n
         }
+        if options.format == .gif { _ = try frames { image, _ in try sink.learn(image) } }
+        let frames = try frames { image, n in try sink.add(image, at: n * 1000 / options.framesPerSecond) }
         guard frames > 0 else { sink.abandon(); throw MediaError(.decodeFailed, path: path, "no frame of the preview could be decoded") }
         let size = try sink.finish(at: frames * 1000 / options.framesPerSecond)
         return PreviewReport(output: output, excerpts: starts, frames: frames, seconds: Double(frames) / Double(options.framesPerSecond),
@@ -94,8 +103,8 @@ public enum PreviewMaker {
     }
 }
 
-/// Where a preview's frames go: an animated WebP assembled in memory and written atomically, or an MP4 written to a
-/// temporary file beside the output and moved into place. Every frame is cut to the first frame's size.
+/// Where a preview's frames go: an animated WebP assembled in memory and written atomically, or an MP4 or GIF written
+/// to a temporary file beside the output and moved into place. Every frame is cut to the first frame's size.
 private final class PreviewSink {
     private let output: String
     private let format: PreviewFormat
@@ -104,6 +113,7 @@ private final class PreviewSink {
     private let path: String
     private var webp: AnimatedWebP? = nil
     private var video: VideoWriter? = nil
+    private var gif: GIFWriter? = nil
     private var temporary: String? = nil
     private var size: (width: Int, height: Int)? = nil
 
@@ -115,7 +125,19 @@ private final class PreviewSink {
         self.path = path
     }
 
-    func add(_ image: RGBImage, at milliseconds: Int) throws {
+    /// GIF's first pass: a frame the palette is learnt from.
+    func learn(_ image: RGBImage) throws {
+        try start(image)
+        do { try gif?.learn(fitted(image).pixels) } catch { abandon(); throw MediaError(.writeFailed, path: output, "cannot encode the preview: \(error)") }
+    }
+
+    private func fitted(_ image: RGBImage) throws -> RGBImage {
+        guard let size, image.width != size.width || image.height != size.height else { return image }
+        return try image.resized(width: size.width, height: size.height)
+    }
+
+    /// Opens the output for the first frame's size.
+    private func start(_ image: RGBImage) throws {
         if size == nil {
             // (H.264 wants even sides.)
             let w = format == .mp4 ? image.width & ~1 : image.width, h = format == .mp4 ? image.height & ~1 : image.height
@@ -123,25 +145,38 @@ private final class PreviewSink {
             do {
                 switch format {
                 case .webp: webp = try AnimatedWebP(width: size!.width, height: size!.height, quality: quality)
-                case .mp4:
+                case .mp4, .gif:
                     let dir = (output as NSString).deletingLastPathComponent
-                    let tmp = (dir.isEmpty ? "." : dir) + "/.\((output as NSString).lastPathComponent).\(getpid()).tmp.mp4"
+                    let tmp = (dir.isEmpty ? "." : dir) + "/.\((output as NSString).lastPathComponent).\(getpid()).tmp.\(format.rawValue)"
                     temporary = tmp
-                    video = try VideoWriter(path: tmp, width: size!.width, height: size!.height, fps: Int32(fps), gop: Int32(fps * 2))
+                    if format == .mp4 {
+                        video = try VideoWriter(path: tmp, width: size!.width, height: size!.height, fps: Int32(fps), gop: Int32(fps * 2))
+                    } else {
+                        gif = try GIFWriter(path: tmp, width: size!.width, height: size!.height, fps: fps)
+                    }
                 }
-            } catch { throw MediaError(.writeFailed, path: output, "cannot start the preview: \(error)") }
+            } catch { abandon(); throw MediaError(.writeFailed, path: output, "cannot start the preview: \(error)") }
         }
-        var picture = image
-        if picture.width != size!.width || picture.height != size!.height { picture = try picture.resized(width: size!.width, height: size!.height) }
+    }
+
+    func add(_ image: RGBImage, at milliseconds: Int) throws {
+        try start(image)
+        let picture = try fitted(image)
         do {
             if let webp { try webp.add(picture.pixels, at: milliseconds) }
             if let video { try video.append(picture.packed) }
+            if let gif { try gif.append(picture.pixels) }
         } catch { abandon(); throw MediaError(.writeFailed, path: output, "cannot encode the preview: \(error)") }
     }
 
     func finish(at milliseconds: Int) throws -> (width: Int, height: Int) {
         do {
             if let webp { try AtomicFile.write(try webp.finish(at: milliseconds), to: output) }
+            if let gif, let temporary {
+                try gif.finish()
+                try FileIO.moveIntoPlace(temporary, over: output)
+                self.temporary = nil
+            }
             if let video, let temporary {
                 try video.finish()
                 try FileIO.moveIntoPlace(temporary, over: output)
