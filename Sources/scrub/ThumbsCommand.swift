@@ -9,7 +9,7 @@ enum ThumbsCommand {
     static let spec = CommandSpec(
         name: "thumbs",
         abstract: "Extract thumbnails from many files: one open per file, files in parallel, a progress bar, a JSON manifest.",
-        usage: "scrub thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--cache] [--shard K/N] [--sheet CxR | --vtt] [--scenes]",
+        usage: "scrub thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--cache] [--shard K/N] [--sheet CxR | --vtt | --preview F] [--scenes]",
         options: [
             OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Output directory (created if needed). Default: thumbs"),
             OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "N thumbnails evenly spread, avoiding the very first and last frames (default 10; with --vtt, one every 2-10 s)."),
@@ -38,6 +38,9 @@ enum ThumbsCommand {
             OptionSpec(names: ["--no-best"], takesValue: false, help: "With --sheet: take the frames at the times as they are."),
         ] + FrameCriteriaOptions.specs + [
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
+            OptionSpec(names: ["--preview"], takesValue: true, valueName: "F", help: "An animated preview per file instead of thumbnails (as scrub preview): NAME-preview.webp, .gif or .mp4; --count excerpts (default 6), --max-size.", values: ["webp", "gif", "mp4"]),
+            OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "With --preview: length of each excerpt (default 1)."),
+            OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "With --preview: frames per second (default 10)."),
             OptionSpec(names: ["--scenes"], takesValue: false, help: "One thumbnail (or tile) per scene: the cuts are found first (one fast pass), then the longest scenes are shown, or the longest split when there are fewer than --count (or the sheet's tiles)."),
             OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews): by default one thumbnail per interval of a hundredth of the file, 2 s to 10 s (at most 1000), cues covering 0 to the end with no gap."),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
@@ -115,6 +118,24 @@ enum ThumbsCommand {
             opts.sheet = (c, r)
         }
         if opts.sheet != nil && opts.vtt { throw UsageError(message: "choose one of --sheet and --vtt", command: "thumbs") }
+        if let f = p.value("--preview") {
+            guard let format = PreviewFormat(fileExtension: f) else { throw UsageError(message: "unknown preview format '\(f)' (webp, gif, mp4)", command: "thumbs") }
+            if opts.sheet != nil || opts.vtt || p.flag("--scenes") || p.value("--every") != nil || p.value("--at") != nil {
+                throw UsageError(message: "--preview goes alone (with --count, --excerpt, --fps, --max-size)", command: "thumbs")
+            }
+            var preview = PreviewOptions()
+            preview.format = format
+            if let n = try p.int("--count", in: 1...100, command: "thumbs") { preview.count = n }
+            if let n = try p.int("--fps", in: 1...60, command: "thumbs") { preview.framesPerSecond = n }
+            if p.value("--max-size") != nil || p.value("--width") != nil || p.value("--height") != nil { preview.maximumSize = opts.maximumSize }
+            if let e = p.value("--excerpt") {
+                guard let v = Double(e), v > 0, v <= 60 else { throw UsageError(message: "--excerpt expects seconds up to 60, got '\(e)'", command: "thumbs") }
+                preview.excerptSeconds = v
+            }
+            opts.preview = preview
+        } else if p.value("--excerpt") != nil || p.value("--fps") != nil {
+            throw UsageError(message: "--excerpt and --fps go with --preview", command: "thumbs")
+        }
         opts.scenes = p.flag("--scenes")
         if opts.scenes, p.value("--every") != nil || p.value("--at") != nil || opts.vtt {
             throw UsageError(message: "--scenes goes with --count or --sheet (not --every, --at or --vtt)", command: "thumbs")

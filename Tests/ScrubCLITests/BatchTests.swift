@@ -259,6 +259,22 @@ import Testing
             #expect(j["frames"] as? Int == 40 && j["width"] as? Int == 96 && FileManager.default.fileExists(atPath: out), "\(j)")
         }
         #expect(try Scrub.run(["preview", clip, "--fps", "0"]).status == 64)
+        // In a batch (thumbs --preview): one preview per video in the manifest, a still reported, and a second run
+        // resumed from the state file.
+        let dir = t.appendingPathComponent("batch").path
+        let batch = try Scrub.run(["thumbs", clip, samples.appendingPathComponent("image.png").path, "--preview", "gif", "--count", "2",
+                                   "--max-size", "64", "--out", dir, "--json", "-", "-q"])
+        #expect(batch.status == 1, "a still has no video to preview: \(batch.stderr)")
+        let lines = Scrub.jsonLines(batch.stdout)
+        #expect(lines.contains { $0["output"] as? String == "h264_gop2s.mp4-preview.gif" && $0["width"] as? Int == 64 }, "\(batch.stdout)")
+        #expect(lines.contains { ($0["error"] as? String)?.contains("no video to preview") == true }, "\(batch.stdout)")
+        let gif = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/h264_gop2s.mp4-preview.gif")))
+        #expect(gif.starts(with: Array("GIF8".utf8)))
+        let made = try FileManager.default.attributesOfItem(atPath: dir + "/h264_gop2s.mp4-preview.gif")[.modificationDate] as? Date
+        let again = try Scrub.run(["thumbs", clip, "--preview", "gif", "--count", "2", "--max-size", "64", "--out", dir, "--resume", "-q"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: dir + "/h264_gop2s.mp4-preview.gif")[.modificationDate] as? Date == made,
+                "resumed: not made again")
         let missing = try Scrub.run(["preview", "/no/such.mp4", "-o", t.appendingPathComponent("x.webp").path])
         #expect(missing.status == 1 && missing.stderr.contains("/no/such.mp4"))
     }

@@ -41,6 +41,8 @@ public struct BatchOptions: Sendable {
     /// the middles of the scenes ``SceneDetector/choose(_:from:)`` picks — as many as the plan's count or the sheet's
     /// tiles.
     public var scenes = false
+    /// An animated preview per file (`--preview`) instead of thumbnails: ``PreviewMaker`` with these options.
+    public var preview: PreviewOptions? = nil
     /// What a representative frame must be (``ThumbnailGenerator/frameCriteria``).
     public var frameCriteria = FrameCriteria()
     /// Sprites plus a WebVTT thumbnail track per file instead of separate thumbnails.
@@ -74,7 +76,10 @@ public struct BatchOptions: Sendable {
         case .at(let l): t = "at:" + l.map(\.description).joined(separator: ",")
         case .track: t = "track"
         }
-        let planned = scenes ? t + "|scenes" : t
+        var planned = scenes ? t + "|scenes" : t
+        if let p = preview {
+            planned = "preview:\(p.format.rawValue)|\(p.maximumSize.key)|\(p.count)|\(p.excerptSeconds)|\(p.framesPerSecond)|\(p.quality)"
+        }
         let st = sheetStyle
         let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")|w\(st.width ?? 0)|sp\(st.spacing)|bg\(st.background.r),\(st.background.g),\(st.background.b)|f\(st.font ?? "")|\(absoluteTimes ? "abs" : "rel")" } ?? "-"
         // What decides the pixels comes from the generator this batch configures (the same builder as the cache key);

@@ -135,6 +135,22 @@ public final class BatchRunner: Sendable {
                 // (Written again below from the source.)
             }
         }
+        if let preview = options.preview {
+            do {
+                let (bytes, report) = try PreviewMaker.render(source, options: preview)
+                let name = naming.name(source: source, index: 0, seconds: nil, ext: preview.format.rawValue)
+                    .replacingOccurrences(of: "-0.", with: "-preview.")
+                try emit(bytes, name: name, into: &result)
+                result.records.append(BatchRecord(source: source, index: 0, requestedTime: report.excerpts.first?.seconds ?? 0,
+                                                  actualTime: report.excerpts.first?.seconds ?? 0, output: name,
+                                                  width: report.width, height: report.height, approximate: false))
+            } catch let e as MediaError {
+                result.errors.append((nil, e))
+            } catch {
+                result.errors.append((nil, MediaError(.writeFailed, path: source, "\(error)")))
+            }
+            return finished(result, key: key, identity: identity, cacheKey: cacheKey, began: began)
+        }
         var gen = options.generator(for: source, parallelFiles: parallelFiles)
         let plan = options.sheet.map { BatchTimes.count($0.columns * $0.rows) } ?? options.times
         var reserved = 0
@@ -193,6 +209,12 @@ public final class BatchRunner: Sendable {
         } catch {
             result.errors.append((nil, MediaError(.decodeFailed, path: source, "\(error)")))
         }
+        return finished(result, key: key, identity: identity, cacheKey: cacheKey, began: began)
+    }
+
+    /// A file's result recorded (resume state, cache) and timed.
+    private func finished(_ result: BatchFileResult, key: String, identity: String, cacheKey: String?, began: Date) -> BatchFileResult {
+        var result = result
         if !result.failed {
             remember(key, identity: identity, result.records)
             if let cacheKey { storeOutputs(result, key: cacheKey) }
@@ -313,6 +335,9 @@ public final class BatchRunner: Sendable {
         guard let head = try? h.read(upToCount: 12), head.count >= 4 else { return false }
         let b = [UInt8](head)
         if path.hasSuffix(".vtt") { return b.starts(with: Array("WEBV".utf8)) }
+        if path.hasSuffix("-preview.gif") { return b.starts(with: Array("GIF8".utf8)) }
+        if path.hasSuffix("-preview.mp4") { return b.count >= 8 && Array(b[4..<8]) == Array("ftyp".utf8) }
+        if path.hasSuffix("-preview.webp") { return b.count >= 12 && Array(b[8..<12]) == Array("WEBP".utf8) }
         switch format {
         case .png: return b.starts(with: [0x89, 0x50, 0x4E, 0x47])
         case .jpeg: return b.starts(with: [0xFF, 0xD8])

@@ -55,10 +55,33 @@ public struct PreviewReport: Sendable {
 public enum PreviewMaker {
     /// Writes the preview of `path` to `output` as `options` say.
     public static func make(_ path: String, to output: String, options: PreviewOptions = PreviewOptions()) throws -> PreviewReport {
+        try make(path, options: options, sink: PreviewSink(output: output, format: options.format, quality: options.quality,
+                                                            fps: options.framesPerSecond, path: path)).report
+    }
+
+    /// The preview of `path` as a file's bytes (for a batch, which writes and caches its outputs itself); the
+    /// report's `output` is empty.
+    public static func render(_ path: String, options: PreviewOptions = PreviewOptions()) throws -> (bytes: [UInt8], report: PreviewReport) {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-preview-\(getpid())-\(UUID().uuidString).\(options.format.rawValue)").path
+        defer { unlink(temporary) }
+        var (report, _) = try make(path, options: options, sink: PreviewSink(output: temporary, format: options.format, quality: options.quality,
+                                                                             fps: options.framesPerSecond, path: path))
+        guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: temporary))) else {
+            throw MediaError(.writeFailed, path: path, "the preview was made but cannot be read back")
+        }
+        report.output = ""
+        return (bytes, report)
+    }
+
+    private static func make(_ path: String, options: PreviewOptions, sink: PreviewSink) throws -> (report: PreviewReport, output: String) {
+        let output = sink.output
         guard options.count > 0, options.excerptSeconds > 0, options.framesPerSecond > 0 else {
             throw MediaError(.invalidRequest, path: path, "a preview needs at least one excerpt, a length and a frame rate")
         }
-        let found = try SceneDetector().detect(in: path)
+        let found: (cuts: [SceneCut], scenes: [Scene])
+        do { found = try SceneDetector().detect(in: path) } catch let e as MediaError where e.kind == .noVideo {
+            throw MediaError(.noVideo, path: path, "no video to preview")
+        }
         guard let first = found.scenes.first, let last = found.scenes.last else { throw MediaError(.noVideo, path: path, "no video to preview") }
         let start = first.start, end = last.start + last.duration
         let excerpt = MediaTime(seconds: options.excerptSeconds, preferredTimescale: 1000)
@@ -70,7 +93,6 @@ public enum PreviewMaker {
         generator.maximumSize = options.maximumSize
         generator.setExact()
         generator.acceptsApproximateFrames = true
-        let sink = try PreviewSink(output: output, format: options.format, quality: options.quality, fps: options.framesPerSecond, path: path)
         /// Every frame of every excerpt, in order, one excerpt held at a time.
         func frames(_ body: (RGBImage, Int) throws -> Void) throws -> Int {
             var n = 0
@@ -88,8 +110,8 @@ public enum PreviewMaker {
         let frames = try frames { image, n in try sink.add(image, at: n * 1000 / options.framesPerSecond) }
         guard frames > 0 else { sink.abandon(); throw MediaError(.decodeFailed, path: path, "no frame of the preview could be decoded") }
         let size = try sink.finish(at: frames * 1000 / options.framesPerSecond)
-        return PreviewReport(output: output, excerpts: starts, frames: frames, seconds: Double(frames) / Double(options.framesPerSecond),
-                             width: size.width, height: size.height)
+        return (PreviewReport(output: output, excerpts: starts, frames: frames, seconds: Double(frames) / Double(options.framesPerSecond),
+                              width: size.width, height: size.height), output)
     }
 
     /// Where the excerpts start: in the chosen scenes (their middles, the excerpt centred and kept inside the file),
@@ -106,7 +128,7 @@ public enum PreviewMaker {
 /// Where a preview's frames go: an animated WebP assembled in memory and written atomically, or an MP4 or GIF written
 /// to a temporary file beside the output and moved into place. Every frame is cut to the first frame's size.
 private final class PreviewSink {
-    private let output: String
+    let output: String
     private let format: PreviewFormat
     private let quality: Int
     private let fps: Int
@@ -117,7 +139,7 @@ private final class PreviewSink {
     private var temporary: String? = nil
     private var size: (width: Int, height: Int)? = nil
 
-    init(output: String, format: PreviewFormat, quality: Int, fps: Int, path: String) throws {
+    init(output: String, format: PreviewFormat, quality: Int, fps: Int, path: String) {
         self.output = output
         self.format = format
         self.quality = quality
