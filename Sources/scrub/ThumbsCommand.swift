@@ -41,7 +41,7 @@ enum ThumbsCommand {
             OptionSpec(names: ["--preview"], takesValue: true, valueName: "F", help: "An animated preview per file instead of thumbnails (as scrub preview): NAME-preview.webp, .gif or .mp4; --count excerpts (default 6), --max-size.", values: ["webp", "gif", "mp4"]),
             OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "With --preview: length of each excerpt (default 1)."),
             OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "With --preview: frames per second (default 10)."),
-            OptionSpec(names: ["--scenes"], takesValue: false, help: "One thumbnail (or tile) per scene: the cuts are found first (one fast pass), then the longest scenes are shown, or the longest split when there are fewer than --count (or the sheet's tiles)."),
+            OptionSpec(names: ["--scenes"], takesValue: false, help: "One thumbnail (or tile) per scene: the cuts are found first (one fast pass; kept with --cache), then the longest scenes are shown, or the longest split when there are fewer than --count (or the sheet's tiles); with --vtt, a cue per scene."),
             OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews): by default one thumbnail per interval of a hundredth of the file, 2 s to 10 s (at most 1000), cues covering 0 to the end with no gap."),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
@@ -137,8 +137,8 @@ enum ThumbsCommand {
             throw UsageError(message: "--excerpt and --fps go with --preview", command: "thumbs")
         }
         opts.scenes = p.flag("--scenes")
-        if opts.scenes, p.value("--every") != nil || p.value("--at") != nil || opts.vtt {
-            throw UsageError(message: "--scenes goes with --count or --sheet (not --every, --at or --vtt)", command: "thumbs")
+        if opts.scenes, p.value("--every") != nil || p.value("--at") != nil {
+            throw UsageError(message: "--scenes goes with --count, --sheet or --vtt (not --every or --at)", command: "thumbs")
         }
         if let sheet = opts.sheet {
             // With a sheet, --width is the sheet's width: the tiles are made to fit it.

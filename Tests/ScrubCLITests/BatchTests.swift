@@ -241,6 +241,12 @@ import Testing
         #expect(sheet.status == 0, "\(sheet.stderr)")
         let tiles = Scrub.jsonLines(sheet.stdout).compactMap { $0["actualTime"] as? Double }
         #expect(tiles.count == 3 && tiles[0] < 1 && tiles[1] >= 1 && tiles[1] < 7 && tiles[2] >= 7, "\(tiles)")
+        // A WebVTT track by scene: a cue per scene, from its cut to the next.
+        let track = try Scrub.run(["thumbs", clip, "--scenes", "--vtt", "--max-size", "64", "--out", t.path + "/vtt", "-q"])
+        #expect(track.status == 0, "\(track.stderr)")
+        let vtt = try String(contentsOfFile: t.path + "/vtt/three.mp4.vtt", encoding: .utf8)
+        let cues = vtt.split(separator: "\n").filter { $0.contains("-->") }.map(String.init)
+        #expect(cues == ["00:00:00.000 --> 00:00:01.000", "00:00:01.000 --> 00:00:07.000", "00:00:07.000 --> 00:00:09.000"], "\(cues)")
         let bad = try Scrub.run(["thumbs", clip, "--scenes", "--every", "2s", "--out", t.path])
         #expect(bad.status == 64)
     }

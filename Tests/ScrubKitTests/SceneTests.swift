@@ -70,6 +70,31 @@ struct SceneTests {
         #expect(SceneDetector.choose(3, from: []).isEmpty && SceneDetector.choose(0, from: scenes).isEmpty)
     }
 
+    /// Scene lists are kept in the thumbnail cache: a second run reads them and does not open the file.
+    @Test func aSecondRunReadsTheScenesFromTheCache() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-scene-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // (A copy of its own: other tests open the shared clip meanwhile, and opens are counted per path.)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = dir + "/clip.mp4"
+        try FileManager.default.copyItem(atPath: try Self.clip(), toPath: clip)
+        let cache = ThumbnailCache(memoryBudget: 0, directory: dir + "/cache")
+        func opens(_ body: () throws -> Void) rethrows -> Int {
+            MediaOpener.openCounts.withLock { if $0 == nil { $0 = [:] } }
+            let before = MediaOpener.openCounts.withLock { $0?[clip] ?? 0 }
+            try body()
+            return MediaOpener.openCounts.withLock { $0?[clip] ?? 0 } - before
+        }
+        var first: [Scene] = [], second: [Scene] = []
+        #expect(try opens { first = try SceneDetector().detect(in: clip, cache: cache).scenes } == 1)
+        #expect(try opens { second = try SceneDetector().detect(in: clip, cache: cache).scenes } == 0)
+        #expect(first == second && first.count == Self.lengths.count)
+        // Other settings are another entry.
+        var other = SceneDetector()
+        other.threshold = 0.5
+        #expect(try opens { _ = try other.detect(in: clip, cache: cache) } == 1)
+    }
+
     @Test func theCutsComeAsAnAsyncSequence() async throws {
         let clip = try Self.clip()
         var times: [Double] = []

@@ -101,9 +101,10 @@ extension BatchRunner {
 
     /// Sprites of at most 10×10 tiles, and a track whose cues tile the whole timeline (from 0, as web players count)
     /// with no gap: each thumbnail's cue runs from halfway after the one before it (0 for the first) to halfway to
-    /// the next (the end for the last) — for a `.track` plan, exactly its interval.
+    /// the next (the end for the last) — for a `.track` plan, exactly its interval; with `scenes`, from each scene's start
+    /// to the next one's.
     func writeVTT(_ good: [(Int, Thumbnail)], timeline: ThumbnailGenerator.Timeline, source: String,
-                  naming: BatchNaming, into result: inout BatchFileResult) throws {
+                  naming: BatchNaming, scenes: [Scene]? = nil, into result: inout BatchFileResult) throws {
         guard !good.isEmpty else { return }
         let perSprite = 100
         let base = naming.name(source: source, index: 0, seconds: nil, ext: "vtt").replacingOccurrences(of: "-0.vtt", with: "")
@@ -120,8 +121,13 @@ extension BatchRunner {
                 let target = "\(spriteName)#xywh=\(r.x),\(r.y),\(r.w),\(r.h)"
                 let i = chunkStart + k
                 let here = t.requestedTime.seconds - start
-                let cueStart = i == 0 ? 0 : (good[i - 1].1.requestedTime.seconds - start + here) / 2
-                let cueEnd = i + 1 < good.count ? (here + good[i + 1].1.requestedTime.seconds - start) / 2 : max(end, here + 0.001)
+                var cueStart = i == 0 ? 0 : (good[i - 1].1.requestedTime.seconds - start + here) / 2
+                var cueEnd = i + 1 < good.count ? (here + good[i + 1].1.requestedTime.seconds - start) / 2 : max(end, here + 0.001)
+                // By scene: each cue runs from its scene's start to the next shown scene's.
+                if let scenes, scenes.indices.contains(index) {
+                    if i > 0 { cueStart = scenes[index].start.seconds - start }
+                    if i + 1 < good.count, scenes.indices.contains(good[i + 1].0) { cueEnd = scenes[good[i + 1].0].start.seconds - start }
+                }
                 cues.append((cueStart, cueEnd, target))
                 result.records.append(record(source, index, t, output: target))
             }

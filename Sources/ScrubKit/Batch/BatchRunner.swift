@@ -157,11 +157,15 @@ public final class BatchRunner: Sendable {
         defer { if reserved > 0 { budget.release(reserved) } }
         var scenes: [Scene]? = nil   // (with --scenes: the scene of each planned time)
         do {
-            if options.scenes, case .count(let n) = plan {
-                // One per scene: the cuts first (their own pass over the file), then the scenes to show; each
-                // representative frame is searched for inside its scene. (A still has none: planned as usual.)
+            if options.scenes {
+                // One per scene: the cuts first (their own pass over the file, or the cache), then the scenes to show
+                // (as many as asked; for a track, every scene up to its limit); each representative frame is searched
+                // for inside its scene. (A still has none: planned as usual.)
                 do {
-                    scenes = SceneDetector.choose(n, from: try SceneDetector().detect(in: source).scenes)
+                    let all = try SceneDetector().detect(in: source, cache: options.cache).scenes
+                    let n: Int
+                    if case .count(let c) = plan { n = c } else { n = min(all.count, BatchTimes.trackLimit) }
+                    scenes = SceneDetector.choose(n, from: all)
                     gen.representativeWindow = .within(scenes!.map { MediaTimeRange(start: $0.start, duration: $0.duration) })
                 } catch let e as MediaError where e.kind == .noVideo {}
             }
@@ -196,7 +200,7 @@ public final class BatchRunner: Sendable {
                 if options.skipsBlankFrames { good = try replacingBlankTiles(good, generator: gen, timeline: timeline) }
                 try writeSheet(good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
             } else if options.vtt {
-                try writeVTT(good, timeline: timeline, source: source, naming: naming, into: &result)
+                try writeVTT(good, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
             } else {
                 for (index, t) in good {
                     let name = naming.name(source: source, index: index, seconds: t.requestedTime.seconds, ext: options.format.fileExtension)

@@ -60,6 +60,32 @@ public struct SceneDetector: Sendable {
         }
     }
 
+    /// The file's cuts and scenes as ``detect(in:isCancelled:found:)`` finds them, kept in `cache` (on disk) for the
+    /// file as it is now and these settings: a second run reads them instead of decoding. URLs are not cached.
+    public func detect(in path: String, cache: ThumbnailCache?) throws -> (cuts: [SceneCut], scenes: [Scene]) {
+        guard let disk = cache?.disk, let identity = SourceIdentity(path: path) else { return try detect(in: path) }
+        let key = "scenes|v1|\(identity.description)|\(threshold)|\(minimumSceneLength.description)|\(isFrameAccurate)|\(keyframeDifference)"
+        if let bytes = disk.bytes(for: key) {
+            var r = ByteReader(bytes)
+            if let start = r.time(), let end = r.time(), let n = r.int(), n >= 0, n <= 1_000_000 {
+                var cuts: [SceneCut] = []
+                for _ in 0..<n {
+                    guard let t = r.time(), let score = r.int() else { break }
+                    cuts.append(SceneCut(time: t, score: Double(score) / 1_000_000))
+                }
+                if cuts.count == n { return (cuts, SceneDetector.scenes(cuts: cuts, start: start, end: end)) }
+            }
+        }
+        let found = try detect(in: path)
+        if let first = found.scenes.first, let last = found.scenes.last {
+            var w = ByteWriter()
+            w.time(first.start); w.time(last.start + last.duration); w.int(found.cuts.count)
+            for c in found.cuts { w.time(c.time); w.int(Int((c.score * 1_000_000).rounded())) }
+            disk.store(w.bytes, for: key)
+        }
+        return found
+    }
+
     /// The file's cuts and scenes, its start and duration; `found` sees each cut as it is found, in order.
     @discardableResult
     public func detect(in path: String, isCancelled: @Sendable () -> Bool = { false },
