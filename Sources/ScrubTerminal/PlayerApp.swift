@@ -314,9 +314,13 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         var out = ""
         let now = Date().timeIntervalSince1970
         // Pacing: the next picture waits until the terminal had as long as the last one took to write.
+        // kitty's picture goes outside the synchronized update: kitty holds what comes inside one in a bounded
+        // buffer, and a large picture overflowed it (no picture shown, "too much data in pending mode").
+        var unsynchronized = ""
         if renderer.kind != .none, now - lastPictureAt >= lastPictureCost, let frame = player.frameForDisplay() {
             let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspectRatio(info))
-            out += composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
+            let picture = composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
+            if renderer.kind == .kitty { unsynchronized = picture } else { out += picture }
         }
         let current = player.currentTime, start = player.startTime
         if current.isNumeric && (!knownEnd.isNumeric || current > knownEnd) { knownEnd = current }
@@ -334,10 +338,11 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         if status != lastStatus { out += status; lastStatus = status }
         out += loudnessRow()
         out += loudnessPicture(info, fraction: fraction)
-        guard !out.isEmpty, !quit.load(ordering: .relaxed) else { return }
+        guard !out.isEmpty || !unsynchronized.isEmpty, !quit.load(ordering: .relaxed) else { return }
         let began = Date().timeIntervalSince1970
-        terminal.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l")
+        if !unsynchronized.isEmpty { terminal.write(unsynchronized) }
+        if !out.isEmpty { terminal.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l") }
         let took = Date().timeIntervalSince1970 - began
-        if out.count > 4096 { lastPictureAt = began; lastPictureCost = took }
+        if out.count + unsynchronized.count > 4096 { lastPictureAt = began; lastPictureCost = took }
     }
 }

@@ -103,16 +103,20 @@ public struct KittyRenderer: FrameRenderer {
     public var kind: GraphicsKind { .kitty }
     /// A kitty renderer.
     public init() {}
-    /// The image as raw RGB in base64 chunks, placed at the cell and replacing the previous picture (one image id).
+    /// The image as RGB, zlib-compressed (`o=z`: a third to a tenth of the bytes of raw RGB, which at 160×48 cells is
+    /// ~5 MB of base64 a frame), in base64 chunks, placed at the cell and replacing the previous picture under the
+    /// same id (nothing deleted first: no blank between pictures).
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
-        let data = Data(image.pixels).base64EncodedString()
+        let packed = image.deflated().flatMap { $0.count < image.pixels.count ? $0 : nil }   // (noise does not shrink)
+        let data = Data(packed ?? image.pixels).base64EncodedString()
+        let compression = packed == nil ? "" : ",o=z"
         var out = "\u{1B}[\(row + 1);\(column + 1)H"
         var i = data.startIndex
         var first = true
         while i < data.endIndex {
             let j = data.index(i, offsetBy: 4096, limitedBy: data.endIndex) ?? data.endIndex
             let more = j < data.endIndex ? 1 : 0
-            let head = first ? "a=T,f=24,s=\(image.width),v=\(image.height),i=1,p=1,q=2,C=1,m=\(more)" : "m=\(more)"
+            let head = first ? "a=T,f=24,s=\(image.width),v=\(image.height)\(compression),i=1,p=1,q=2,C=1,m=\(more)" : "m=\(more)"
             out += "\u{1B}_G\(head);\(data[i..<j])\u{1B}\\"
             first = false
             i = j

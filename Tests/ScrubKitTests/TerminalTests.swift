@@ -111,16 +111,26 @@ import Testing
         return RGBImage(width: w, height: h, pixels: px)
     }
 
-    @Test func kittySendsRawRGBInChunksOf4096() throws {
-        let img = gradient(64, 48)   // 9216 bytes → 12288 base64 chars → 3 chunks
-        let s = KittyRenderer().draw(img, column: 0, row: 0, cellPixels: (8, 16))
-        let chunks = s.components(separatedBy: "\u{1B}_G").dropFirst()
-        #expect(chunks.count == 3)
-        #expect(chunks.first!.hasPrefix("a=T,f=24,s=64,v=48,i=1"))
-        #expect(chunks.dropLast().allSatisfy { $0.contains("m=1;") })
-        #expect(chunks.last!.hasPrefix("m=0;"))
-        let payload = chunks.map { String($0.split(separator: ";", maxSplits: 1)[1].dropLast(2)) }.joined()
-        #expect(Data(base64Encoded: payload).map([UInt8].init) == img.pixels)
+    @Test func kittySendsCompressedRGBInChunksOf4096() throws {
+        func payload(_ s: String) -> (head: String, bytes: [UInt8]?, chunks: [String]) {
+            let chunks = Array(s.components(separatedBy: "\u{1B}_G").dropFirst())
+            let b64 = chunks.map { String($0.split(separator: ";", maxSplits: 1)[1].dropLast(2)) }.joined()
+            return (chunks.first ?? "", Data(base64Encoded: b64).map([UInt8].init), chunks)
+        }
+        // Noise (zlib cannot shrink it): raw RGB, 9216 bytes → 12288 base64 characters → 3 chunks of 4096.
+        var rng = SystemRandomNumberGenerator()
+        let noise = RGBImage(width: 64, height: 48, pixels: (0..<(64 * 48 * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        let raw = payload(KittyRenderer().draw(noise, column: 0, row: 0, cellPixels: (8, 16)))
+        #expect(raw.chunks.count == 3 && raw.head.hasPrefix("a=T,f=24,s=64,v=48,i=1"))
+        #expect(raw.chunks.dropLast().allSatisfy { $0.contains("m=1;") } && raw.chunks.last!.hasPrefix("m=0;"))
+        #expect(raw.bytes == noise.pixels)
+        // A picture with flat areas (most frames): zlib (o=z), a fraction of the bytes, the same pixels inflated.
+        var blocks = RGBImage(width: 320, height: 180)
+        for i in 0..<(320 * 180) { blocks.pixels[i * 3] = UInt8((i % 320) / 40 * 30); blocks.pixels[i * 3 + 2] = UInt8(i / 320 / 45 * 60) }
+        let z = payload(KittyRenderer().draw(blocks, column: 0, row: 0, cellPixels: (8, 16)))
+        #expect(z.head.hasPrefix("a=T,f=24,s=320,v=180,o=z,i=1"), "\(z.head.prefix(60))")
+        #expect((z.bytes?.count ?? .max) < blocks.pixels.count / 20, "\(z.bytes?.count ?? -1) bytes")
+        #expect(z.bytes.flatMap { Deflate.inflate($0, count: blocks.pixels.count) } == blocks.pixels)
         #expect(KittyRenderer().clear().contains("a=d"))
     }
 

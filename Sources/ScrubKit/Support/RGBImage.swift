@@ -33,6 +33,9 @@ public struct RGBImage: Sendable, Equatable {
     /// The pixels for the scaler and the encoders (the bytes are shared, not copied).
     var packed: PackedRGB { PackedRGB(width: width, height: height, pixels: pixels) }
 
+    /// The pixels as a zlib stream at `level` (1 fastest): what kitty's `o=z` takes. Nil when zlib fails.
+    public func deflated(level: Int32 = 1) -> [UInt8]? { Deflate.compress(pixels, level: level) }
+
     /// This picture resized to `width × height` (area averaging when shrinking, bicubic when enlarging), with
     /// swscale.
     public func resized(width: Int, height: Int) throws -> RGBImage {
