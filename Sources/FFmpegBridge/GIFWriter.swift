@@ -115,16 +115,8 @@ public final class GIFWriter {
     }
 
     private func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
-        try check(avcodec_send_frame(codec, frame), "encode GIF")
-        while true {
-            let r = avcodec_receive_packet(codec, packet.pointer)
-            if r == scrub_averror_eagain() || r == scrub_averror_eof() { return }
-            try check(r, "encode GIF")
-            if packet.pointer.pointee.duration == 0 { packet.pointer.pointee.duration = 1 }
-            av_packet_rescale_ts(packet.pointer, codec!.pointee.time_base, stream!.pointee.time_base)
-            packet.pointer.pointee.stream_index = stream!.pointee.index
-            try check(av_interleaved_write_frame(format, packet.pointer), "write GIF")
-        }
+        guard let codec, let format, let stream else { throw FFmpegError(operation: "GIF", message: "the writer is not open") }
+        try encodeAndWrite(frame, codec: codec, format: format, stream: stream, packet: packet)
     }
 
     private func check(_ r: Int32, _ what: String) throws { if r < 0 { throw FFmpegError(r, what) } }

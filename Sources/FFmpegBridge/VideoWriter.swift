@@ -70,17 +70,8 @@ public final class VideoWriter {
     }
 
     private func send(_ f: UnsafeMutablePointer<AVFrame>?) throws {
-        try check(avcodec_send_frame(codec, f), "encode")
-        while true {
-            let r = avcodec_receive_packet(codec, packet.pointer)
-            if r == scrub_averror_eagain() || r == scrub_averror_eof() { return }
-            try check(r, "encode")
-            // One frame's duration (the time base is a frame): without it the MP4's edit list cuts the last frame off.
-            if packet.pointer.pointee.duration == 0 { packet.pointer.pointee.duration = 1 }
-            av_packet_rescale_ts(packet.pointer, codec!.pointee.time_base, stream!.pointee.time_base)
-            packet.pointer.pointee.stream_index = stream!.pointee.index
-            try check(av_interleaved_write_frame(format, packet.pointer), "write")
-        }
+        guard let codec, let format, let stream else { throw FFmpegError(operation: "encode", message: "the writer is not open") }
+        try encodeAndWrite(f, codec: codec, format: format, stream: stream, packet: packet)
     }
 
     /// Flushes the encoder and writes the trailer.
