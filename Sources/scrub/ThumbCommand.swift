@@ -49,6 +49,7 @@ enum ThumbCommand {
         usage: "scrub thumb FILE --at TIME [--max-size N | --width W --height H] [--exact | --fast | --tolerance T] [--format F] [-o OUT] [--json]",
         options: [
             OptionSpec(names: ["-t", "--at"], takesValue: true, valueName: "TIME", help: "12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4. Repeat for several. Default: a representative frame between 10% and 30%."),
+            OptionSpec(names: ["--scenes"], takesValue: false, help: "The video's longest scene (the cuts are found first; kept with --cache), its best frame inside it."),
             OptionSpec(names: ["--best"], takesValue: false, help: "Around each time (±1 s), the best-looking frame: not black, blank or a fade; the sharpest and most colourful. When none there passes, it looks further (up to halfway to the next time)."),
         ] + FrameCriteriaOptions.specs + OutputOptions.specs + [
             OptionSpec(names: ["--exact"], takesValue: false, help: "The frame whose display interval contains TIME (decodes from the keyframe before)."),
@@ -106,7 +107,23 @@ enum ThumbCommand {
         gen.allowsFastDecoding = !p.flag("--no-fast-decode")
         gen.allowsParallelDecoding = !p.flag("--no-fast-decode")
         gen.acceptsApproximateFrames = p.flag("--approximate")
-        if p.values("--at").isEmpty {
+        if p.flag("--scenes") {
+            // The file's longest scene (cuts found first, kept with --cache), its representative frame inside it.
+            guard p.values("--at").isEmpty else { throw UsageError(message: "--scenes chooses the time: leave out --at", command: "thumb") }
+            do {
+                let scenes = try SceneDetector().detect(in: path, cache: p.flag("--cache") ? CommandCache.files : nil).scenes
+                if let longest = SceneDetector.choose(1, from: scenes).first {
+                    times = [.absolute(longest.middle)]
+                    gen.selectsRepresentativeFrames = true
+                    gen.representativeWindow = .within([MediaTimeRange(start: longest.start, duration: longest.duration)])
+                }
+            } catch let e as MediaError where e.kind == .noVideo {
+                // (A still or an audio file's cover: its picture, as without --scenes.)
+            } catch let e as MediaError {
+                report(error: e, path: path, json: p.flag("--json"))
+                return 1
+            }
+        } else if p.values("--at").isEmpty {
             gen.selectsRepresentativeFrames = true
             gen.representativeWindow = .fractionOfDuration(0.2)
         } else if p.flag("--best") {
@@ -136,7 +153,7 @@ enum ThumbCommand {
 
         let produced: [ThumbnailGenerator.FileResult]
         do {
-            produced = try generateFiles(gen, times: times, userGaveTimes: !p.values("--at").isEmpty, format: format,
+            produced = try generateFiles(gen, times: times, userGaveTimes: !p.values("--at").isEmpty || p.flag("--scenes"), format: format,
                                          quality: out.quality, useCache: p.flag("--cache"))
         } catch let e as MediaError {
             report(error: e, path: path, json: p.flag("--json"))

@@ -241,6 +241,13 @@ import Testing
         #expect(sheet.status == 0, "\(sheet.stderr)")
         let tiles = Scrub.jsonLines(sheet.stdout).compactMap { $0["actualTime"] as? Double }
         #expect(tiles.count == 3 && tiles[0] < 1 && tiles[1] >= 1 && tiles[1] < 7 && tiles[2] >= 7, "\(tiles)")
+        // thumb --scenes: the longest scene's frame (1–7 s), also through the cache.
+        for extra in [[], ["--cache"]] {
+            let one = try Scrub.run(["thumb", clip, "--scenes", "--json", "-o", t.path + "/one.jpg"] + extra,
+                                    environment: ["XDG_CACHE_HOME": t.path + "/cache"])
+            let at = try #require(Scrub.jsonLines(one.stdout).first?["actualTime"] as? Double, "\(one.stdout) \(one.stderr)")
+            #expect(at >= 1 && at < 7, "\(at)")
+        }
         // A WebVTT track by scene: a cue per scene, from its cut to the next.
         let track = try Scrub.run(["thumbs", clip, "--scenes", "--vtt", "--max-size", "64", "--out", t.path + "/vtt", "-q"])
         #expect(track.status == 0, "\(track.stderr)")
