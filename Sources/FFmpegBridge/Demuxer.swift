@@ -40,6 +40,10 @@ public final class Demuxer {
         let began = Demuxer.now()
         let reconnectsBefore = scrub_ffmpeg_reconnects()
         var attempts = 0
+        /// The open gave up: how long it waited and how many connections were tried (FFmpeg's reconnects too).
+        func timedOut() -> TimedOut {
+            TimedOut(seconds: Demuxer.now() - began, attempts: attempts + scrub_ffmpeg_reconnects() - reconnectsBefore)
+        }
         var backoff = 0.25
         var opening: UnsafeMutablePointer<AVFormatContext>? = nil
         var deadline: UnsafeMutablePointer<scrub_deadline>? = nil
@@ -80,7 +84,7 @@ public final class Demuxer {
             scrub_ranged_close(ranged)
             let elapsed = Demuxer.now() - began
             if isURL && (opened == scrub_averror_exit() || opened == -ETIMEDOUT || elapsed >= timeout) {
-                throw TimedOut(seconds: elapsed, attempts: attempts + scrub_ffmpeg_reconnects() - reconnectsBefore)
+                throw timedOut()
             }
             let broken = [-ECONNRESET, -EPIPE, -EIO, -ECONNABORTED].contains(opened)
             if isURL && broken && elapsed + backoff < timeout {
@@ -114,7 +118,7 @@ public final class Demuxer {
                                                    : avformat_find_stream_info(ctx, nil)
             if found < 0 {
                 if isURL && (found == scrub_averror_exit() || found == -ETIMEDOUT) {
-                    throw TimedOut(seconds: Demuxer.now() - began, attempts: attempts + scrub_ffmpeg_reconnects() - reconnectsBefore)
+                    throw timedOut()
                 }
                 throw FFmpegError(found, "read stream info")
             }

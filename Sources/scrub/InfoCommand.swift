@@ -36,7 +36,8 @@ enum InfoCommand {
             if parsed.flag("--scenes"), info.error == nil, info.video != nil, !info.isStill {
                 do {
                     let found = try SceneDetector().detect(in: path)
-                    scenes = found.scenes.enumerated().map { i, s in (s, i > 0 && i - 1 < found.cuts.count ? found.cuts[i - 1].score : nil) }
+                    let scores = Dictionary(found.cuts.map { ($0.time, $0.score) }, uniquingKeysWith: max)
+                    scenes = found.scenes.map { ($0, scores[$0.start]) }
                 } catch { failed = true; printError("scrub: \(error)") }
             }
             if parsed.flag("--json") {

@@ -167,8 +167,8 @@ final class SoundPlayback: Sendable {
         var tempo = 1.0
         var stretcher: TempoFilter? = nil
         while true {
-            let (closed, currentSerial, target, volume, muted, snippet) = state.withLock {
-                ($0.closed, $0.serial, $0.target, $0.volume, $0.muted, $0.snippet)
+            let (closed, currentSerial, target, volume, muted, snippet, takeTempo, pitch) = state.withLock {
+                ($0.closed, $0.serial, $0.target, $0.volume, $0.muted, $0.snippet, $0.tempo, $0.pitch)
             }
             if closed { return }
             if state.withLock({ !$0.available }) { return }
@@ -201,7 +201,6 @@ final class SoundPlayback: Sendable {
                 let from = from - MediaTime(seconds: options.offset, preferredTimescale: 1_000_000)   // (audio time)
                 skipUntil = from
                 takeStart = from
-                let (takeTempo, pitch) = state.withLock { ($0.tempo, $0.pitch) }
                 tempo = takeTempo
                 stretcher = nil
                 var outRate = rate

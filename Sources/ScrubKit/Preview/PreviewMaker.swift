@@ -55,8 +55,7 @@ public struct PreviewReport: Sendable {
 public enum PreviewMaker {
     /// Writes the preview of `path` to `output` as `options` say.
     public static func make(_ path: String, to output: String, options: PreviewOptions = PreviewOptions()) throws -> PreviewReport {
-        try make(path, options: options, sink: PreviewSink(output: output, format: options.format, quality: options.quality,
-                                                            fps: options.framesPerSecond, path: path)).report
+        try make(path, options: options, output: output)
     }
 
     /// The preview of `path` as a file's bytes (for a batch, which writes and caches its outputs itself); the
@@ -64,8 +63,7 @@ public enum PreviewMaker {
     public static func render(_ path: String, options: PreviewOptions = PreviewOptions()) throws -> (bytes: [UInt8], report: PreviewReport) {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-preview-\(getpid())-\(UUID().uuidString).\(options.format.rawValue)").path
         defer { unlink(temporary) }
-        var (report, _) = try make(path, options: options, sink: PreviewSink(output: temporary, format: options.format, quality: options.quality,
-                                                                             fps: options.framesPerSecond, path: path))
+        var report = try make(path, options: options, output: temporary)
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: temporary))) else {
             throw MediaError(.writeFailed, path: path, "the preview was made but cannot be read back")
         }
@@ -73,8 +71,7 @@ public enum PreviewMaker {
         return (bytes, report)
     }
 
-    private static func make(_ path: String, options: PreviewOptions, sink: PreviewSink) throws -> (report: PreviewReport, output: String) {
-        let output = sink.output
+    private static func make(_ path: String, options: PreviewOptions, output: String) throws -> PreviewReport {
         guard options.count > 0, options.excerptSeconds > 0, options.framesPerSecond > 0 else {
             throw MediaError(.invalidRequest, path: path, "a preview needs at least one excerpt, a length and a frame rate")
         }
@@ -89,6 +86,7 @@ public enum PreviewMaker {
         let perExcerpt = max(1, Int((options.excerptSeconds * Double(options.framesPerSecond)).rounded()))
         let step = MediaTime(value: 1000 / Int64(options.framesPerSecond), timescale: 1000)
 
+        let sink = PreviewSink(output: output, format: options.format, quality: options.quality, fps: options.framesPerSecond)
         var generator = ThumbnailGenerator(path: path)
         generator.maximumSize = options.maximumSize
         generator.setExact()
@@ -110,8 +108,8 @@ public enum PreviewMaker {
         let frames = try frames { image, n in try sink.add(image, at: n * 1000 / options.framesPerSecond) }
         guard frames > 0 else { sink.abandon(); throw MediaError(.decodeFailed, path: path, "no frame of the preview could be decoded") }
         let size = try sink.finish(at: frames * 1000 / options.framesPerSecond)
-        return (PreviewReport(output: output, excerpts: starts, frames: frames, seconds: Double(frames) / Double(options.framesPerSecond),
-                              width: size.width, height: size.height), output)
+        return PreviewReport(output: output, excerpts: starts, frames: frames, seconds: Double(frames) / Double(options.framesPerSecond),
+                             width: size.width, height: size.height)
     }
 
     /// Where the excerpts start: in the chosen scenes (their middles, the excerpt centred and kept inside the file),
@@ -128,23 +126,21 @@ public enum PreviewMaker {
 /// Where a preview's frames go: an animated WebP assembled in memory and written atomically, or an MP4 or GIF written
 /// to a temporary file beside the output and moved into place. Every frame is cut to the first frame's size.
 private final class PreviewSink {
-    let output: String
+    private let output: String
     private let format: PreviewFormat
     private let quality: Int
     private let fps: Int
-    private let path: String
     private var webp: AnimatedWebP? = nil
     private var video: VideoWriter? = nil
     private var gif: GIFWriter? = nil
     private var temporary: String? = nil
     private var size: (width: Int, height: Int)? = nil
 
-    init(output: String, format: PreviewFormat, quality: Int, fps: Int, path: String) {
+    init(output: String, format: PreviewFormat, quality: Int, fps: Int) {
         self.output = output
         self.format = format
         self.quality = quality
         self.fps = fps
-        self.path = path
     }
 
     /// GIF's first pass: a frame the palette is learnt from.

@@ -132,12 +132,14 @@ public struct SceneDetector: Sendable {
             reader.keyframesOnly = false
             lastTime = keys.last?.time ?? facts.start
             // 2. Frame by frame between keyframes that differ (and after the last, to the end).
+            let differs = keys.indices.map { i in
+                i + 1 >= keys.count || CutScorer.mafd(keys[i].pixels, keys[i + 1].pixels) >= keyframeDifference
+            }
             var i = 0
             while i < keys.count, !isCancelled() {
-                let differs = i + 1 >= keys.count || CutScorer.mafd(keys[i].pixels, keys[i + 1].pixels) >= keyframeDifference
-                guard differs else { i += 1; continue }
+                guard differs[i] else { i += 1; continue }
                 var j = i + 1   // (consecutive stretches in one run)
-                while j < keys.count, j + 1 >= keys.count || CutScorer.mafd(keys[j].pixels, keys[j + 1].pixels) >= keyframeDifference { j += 1 }
+                while j < keys.count, differs[j] { j += 1 }
                 do { try reader.seek(to: keys[i].time) } catch { break }
                 scorer.restart()
                 scan(until: j < keys.count ? keys[j].time : nil, from: keys[i].time)
