@@ -55,7 +55,9 @@ import Testing
         close(fds[1])
         #expect(received.wait() == bytes)
         close(fds[0])
-        let failure = FileIO.writeAll("x", to: fds[1])   // closed descriptor
+        // A descriptor that is not open. (Not fds[1] again: tests run in parallel, and its number may already be
+        // another test's new pipe — this "x" once landed in terminalInputTimesOutThenReadsThenSeesTheEnd's.)
+        let failure = FileIO.writeAll("x", to: -1)
         #expect(failure?.step == .write && failure?.errno == EBADF)
     }
 

@@ -84,7 +84,11 @@ final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, the
     /// then says when (monotonic) the first sample was played, to within the pieces' 10 ms.
     func recordStamped() throws {
         var fds: [Int32] = [0, 0]
+        // Close-on-exec: a process another test starts meanwhile must not inherit the write end (the recording would
+        // then never end). parec gets it as its standard output all the same (dup2 clears the flag). (pipe2 is not in
+        // Swift's Glibc: the flag is set at once after.)
         try #require(pipe(&fds) == 0)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         recorder = Spawned([Reference.which("parec")!, "-d", "test_sink.monitor", "--raw", "--format=s16le",
                             "--rate=\(PrivatePulse.rate)", "--channels=1", "--latency-msec=10"], environment: environment, output: fds[1])
         close(fds[1])
