@@ -335,6 +335,17 @@ extension Demuxer {
         indexEntry(streamIndex: streamIndex, atOrBefore: time, flags: AVSEEK_FLAG_BACKWARD)
     }
 
+    /// The index time of the first keyframe entry after the index time `time` (an entry's own time, as
+    /// ``indexedKeyframe(streamIndex:atOrBefore:)`` returns it), nil when the index has none after it or no index.
+    public func indexedKeyframe(streamIndex: Int, after time: MediaTime) -> MediaTime? {
+        let st = stream(streamIndex)
+        let tb = st.pointee.time_base
+        guard avformat_index_get_entries_count(st) > 0,
+              let ts = time.pts(timeBase: (tb.num, tb.den), method: .roundTowardNegativeInfinity), ts < Int64.max,
+              let entry = avformat_index_get_entry_from_timestamp(st, ts + 1, 0) else { return nil }
+        return MediaTime(pts: entry.pointee.timestamp, timeBase: (tb.num, tb.den))
+    }
+
     /// The index time of the latest packet of any kind (not only keyframes) at or before `time`, or nil without an
     /// index. For MP4 this is every sample the file says it has, read or not (decode times).
     public func indexedPacket(streamIndex: Int, atOrBefore time: MediaTime) -> MediaTime? {

@@ -60,6 +60,12 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     private var loudnessScan: Task<Void, Never>? = nil
     /// Buckets over the whole timeline (columns take the loudest of theirs).
     static let loudnessBuckets = 1000
+    /// Hover previews: pictures from a second decoder (nil without video or graphics), where the pointer is over the
+    /// bar (nil: not over it), what is on screen now, and the last main picture (drawn again where a preview was).
+    private var hover: HoverThumbnails? = nil
+    private var hoverPointer: (column: Int, time: MediaTime)? = nil
+    private var hoverShown: (box: HoverPreviewBox, serial: Int, time: MediaTime)? = nil
+    private var lastImage: RGBImage? = nil
 
     /// A player app for `path`; nothing happens until ``run()``.
     public init(path: String, options: Options) {
@@ -93,7 +99,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let info = player.mediaInfo
         renderer = (info?.hasVideo ?? false) ? choice.renderer : NoGraphicsRenderer()
         if info?.hasAudio == true, info?.duration.isNumeric == true { startLoudnessScan() }
-        defer { loudnessScan?.cancel() }
+        defer { loudnessScan?.cancel(); hover?.close() }
         composer = PlayerFrameComposer(renderer: renderer, color: TerminalOutput.colorAllowed(1))
         player.actionAtItemEnd = options.loop ? .loop : .pause
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
@@ -157,6 +163,14 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let aspect = aspectRatio(info)
         let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspect)
         player.setVideoOutputSize(width: g.width, height: g.height)
+        hoverShown = nil   // (the screen was cleared)
+        if info?.hasVideo == true, renderer.kind != .none {
+            let box = hoverBox(pointerColumn: 0, pictures: true, info)
+            let size = MaximumSize.box(width: box.pixelWidth, height: box.pixelHeight)
+            if box.pixelWidth == 0 { hover?.close(); hover = nil }
+            else if hover?.maximumSize != size { hover?.close(); hover = HoverThumbnails(path: path, maximumSize: size) }
+            if let p = hoverPointer { hover?.request(p.time) }
+        }
         // Redecode the current picture at the new size (also when paused).
         player.seek(to: player.currentTime, toleranceBefore: .zero, toleranceAfter: .zero)
     }
@@ -198,6 +212,11 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             scrub(toFraction: Double(c.wholeNumberValue ?? 0) / 10, absolute: true)
         case .mouse(let button, let column, let row, let pressed):
             let onBar = row == layout.barRow && layout.bar.contains(column: column)
+            if button & 32 != 0 && button & 3 == 3 {   // the pointer moved, no button held (any-event tracking)
+                hoverMoved(to: onBar ? column : nil)
+                return
+            }
+            if pressed { hoverMoved(to: nil) }   // a click or drag shows the main picture itself
             if pressed && (button == 0 && onBar || button == 32 && dragging) {
                 settlePending = false   // the mouse takes over from a key jump still settling
                 dragging = true
@@ -209,6 +228,16 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             }
         default: break
         }
+    }
+
+    /// The pointer is over the bar at `column` (nil: it left): ask for that time's picture, without touching playback.
+    private func hoverMoved(to column: Int?) {
+        let span = barSpan()
+        guard let column, span.isNumeric, span > .zero else { hoverPointer = nil; return }
+        let time = MediaTime.time(atFraction: layout.bar.fraction(forColumn: column), of: MediaTimeRange(start: player.startTime, duration: span))
+        guard hoverPointer?.time != time || hoverPointer?.column != column else { return }
+        hoverPointer = (column, time)
+        hover?.request(time)
     }
 
     private func setRate(index: Int) {
@@ -310,17 +339,61 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         return strip.renderTall(bar: layout.bar, top: (layout.pictureRows - rows) / 2, rows: rows, played: fraction, color: composer.color)
     }
 
+    /// The hover box for the pointer at `pointerColumn`; label only without `pictures`.
+    private func hoverBox(pointerColumn: Int, pictures: Bool, _ info: PlayerMediaInfo?) -> HoverPreviewBox {
+        HoverPreviewBox(layout: layout, kind: pictures ? renderer.kind : .none, cellPixels: cellPixels,
+                        aspect: info?.hasVideo == true ? aspectRatio(info) : nil, pointerColumn: pointerColumn)
+    }
+
+    /// What the hover preview needs this refresh: `erase` (before the main picture: the old box's cells), whether the
+    /// main picture must be drawn again (it was under a preview that moved or went), and a closure giving the
+    /// overlay picture and the label (after the main picture; `painted`: whether one was drawn this refresh).
+    private func hoverUpdate(_ info: PlayerMediaInfo?) -> (erase: String, needsPicture: Bool, draw: (_ painted: Bool) -> (picture: String, label: String)) {
+        let persists = renderer.overlayPersists
+        guard let pointer = hoverPointer else {
+            guard let shown = hoverShown else { return ("", false, { _ in ("", "") }) }
+            hoverShown = nil
+            return (renderer.clearOverlay() + shown.box.erase(), !persists && shown.box.pictureRows > 0, { _ in ("", "") })
+        }
+        let box = hoverBox(pointerColumn: pointer.column, pictures: hover != nil && hover?.failure == nil, info)
+        let answer = hover?.newest
+        let moved = hoverShown.map { $0.box != box } ?? false
+        let erase = moved ? hoverShown!.box.erase() : ""
+        let changed = hoverShown == nil || moved || hoverShown!.serial != (answer?.serial ?? -1) || hoverShown!.time != pointer.time
+        let color = composer.color
+        return (erase, moved && !persists, { [self] painted in
+            guard changed || (painted && !persists) else { return ("", "") }
+            hoverShown = (box, answer?.serial ?? -1, pointer.time)
+            var picture = ""
+            if let answer, box.pictureRows > 0, changed || !persists {
+                picture = renderer.drawOverlay(answer.thumbnail.image, column: box.column, row: box.pictureRow, cellPixels: cellPixels)
+            }
+            return (picture, box.label(pointer.time, color: color))
+        })
+    }
+
     private func draw(_ info: PlayerMediaInfo?) {
         var out = ""
         let now = Date().timeIntervalSince1970
+        let hoverPlan = hoverUpdate(info)
         // Pacing: the next picture waits until the terminal had as long as the last one took to write.
-        // kitty's picture goes outside the synchronized update: kitty holds what comes inside one in a bounded
+        // kitty's pictures go outside the synchronized update: kitty holds what comes inside one in a bounded
         // buffer, and a large picture overflowed it (no picture shown, "too much data in pending mode").
         var unsynchronized = ""
+        var picture = ""
+        let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspectRatio(info))
         if renderer.kind != .none, now - lastPictureAt >= lastPictureCost, let frame = player.frameForDisplay() {
-            let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspectRatio(info))
-            let picture = composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
-            if renderer.kind == .kitty { unsynchronized = picture } else { out += picture }
+            lastImage = frame.image
+            picture = composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
+        } else if hoverPlan.needsPicture, let image = lastImage {
+            picture = composer.paint(image, geometry: g, cellPixels: cellPixels)   // what the preview covered
+        }
+        let overlay = hoverPlan.draw(!picture.isEmpty)
+        if renderer.kind == .kitty {
+            unsynchronized = picture + overlay.picture
+            out += hoverPlan.erase + overlay.label
+        } else {
+            out += hoverPlan.erase + picture + overlay.picture + overlay.label
         }
         let current = player.currentTime, start = player.startTime
         if current.isNumeric && (!knownEnd.isNumeric || current > knownEnd) { knownEnd = current }
@@ -336,6 +409,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let ticks = span.isNumeric && span > .zero ? chapters.dropFirst().map { ($0.start - start).fraction(of: span) } : []
         let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks)
         if status != lastStatus { out += status; lastStatus = status }
+        if !hoverPlan.erase.isEmpty { loudnessDrawn = -1; tallDrawn = nil }   // (an erased box may have covered them)
         out += loudnessRow()
         out += loudnessPicture(info, fraction: fraction)
         guard !out.isEmpty || !unsynchronized.isEmpty, !quit.load(ordering: .relaxed) else { return }

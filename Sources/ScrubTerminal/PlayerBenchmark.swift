@@ -3,8 +3,9 @@ import MediaTime
 import ScrubKit
 
 /// `scrub play --bench`: plays to a null terminal in real time (with a pause at a third and an exact seek 2 s ahead
-/// at two thirds, which sync must survive), then runs scripted seeks, and reports frames shown/dropped and seek →
-/// frame-painted latency percentiles. Everything a real screen costs is done (decode, scale, compose escape
+/// at two thirds, which sync must survive), then runs scripted seeks, then moves a pointer over the bar while playing
+/// (hover previews), and reports frames shown/dropped, seek → frame-painted and pointer move → preview-painted latency
+/// percentiles. Everything a real screen costs is done (decode, scale, compose escape
 /// sequences) except the write to a terminal. With sound, the sound plays (and leads the clock) as in `scrub play`.
 public enum PlayerBenchmark {
     /// One picture painted during playback: when (the monotonic clock, seconds) and which frame (its media time).
@@ -38,12 +39,19 @@ public enum PlayerBenchmark {
         public var paints: [Paint]
         /// What the sound did.
         public var sound: SoundStatus
+        /// Seconds from each pointer move of a sweep along the bar (a column every 16 ms, left to right) to a hover
+        /// preview painted for it or for a later move (moves made while one decodes are skipped to the newest).
+        public var hoverSweep: [Double] = []
+        /// Seconds from each pointer jump to a random column to its hover preview painted (30 ms apart; started
+        /// with nothing kept, so early jumps decode and later ones may land in a stretch already decoded).
+        public var hoverJumps: [Double] = []
     }
 
     /// Plays `path` for `seconds` on a null terminal of `columns × rows` with `kind` graphics (sound as `sound`
-    /// says; nil: silent), then `seeks` keyframe and `seeks` exact seeks; throws when the file cannot be played.
+    /// says; nil: silent), then `seeks` keyframe and `seeks` exact seeks, then a sweep and `hovers` jumps of the pointer
+    /// over the bar while playing; throws when the file cannot be played.
     public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20,
-                           sound: SoundOptions? = nil) throws -> Report {
+                           hovers: Int = 40, sound: SoundOptions? = nil) throws -> Report {
         let player = Player(path: path, sound: sound)
         let ready = DispatchSemaphore(value: 0)
         player.whenReady { ready.signal() }
@@ -120,9 +128,64 @@ public enum PlayerBenchmark {
         }
         let keyframe = measure(exact: false)
         let exactTimes = measure(exact: true)
-        return Report(seconds: elapsed, shown: stats.shown, dropped: stats.dropped, expectedFrames: expected,
-                      keyframeSeeks: keyframe, exactSeeks: exactTimes, bytesPerSecond: Double(bytes) / elapsed, painted: painted,
-                      paints: paints, sound: player.soundStatus)
+        var report = Report(seconds: elapsed, shown: stats.shown, dropped: stats.dropped, expectedFrames: expected,
+                            keyframeSeeks: keyframe, exactSeeks: exactTimes, bytesPerSecond: Double(bytes) / elapsed, painted: painted,
+                            paints: paints, sound: player.soundStatus)
+
+        // 3. Hover previews while playing: the same pictures, boxes and overlay drawing as `scrub play`.
+        let box = HoverPreviewBox(layout: layout, kind: kind, cellPixels: (8, 16), aspect: aspect, pointerColumn: 0)
+        guard hovers > 0, box.pixelWidth > 0 else { return report }
+        // Each pattern starts with nothing kept (a fresh decoder), as when the pointer first reaches the bar.
+        var hover = HoverThumbnails(path: path, maximumSize: .box(width: box.pixelWidth, height: box.pixelHeight))
+        defer { hover.close() }
+        let range = MediaTimeRange(start: info.start, duration: span)
+        func time(at column: Int) -> MediaTime { MediaTime.time(atFraction: layout.bar.fraction(forColumn: column), of: range) }
+        var shownSerial = -1
+        var pending: [(time: MediaTime, at: Date)] = []
+        /// Paints what is due (a video frame, a new preview); a preview answering a pending move settles it and the
+        /// moves before it.
+        func pump(into out: inout [Double]) {
+            if let f = player.frameForDisplay() { paint(f) }
+            guard let a = hover.newest, a.serial != shownSerial else { return }
+            shownSerial = a.serial
+            bytes += composer.renderer.drawOverlay(a.thumbnail.image, column: box.column, row: box.pictureRow, cellPixels: (8, 16)).utf8.count
+            guard let k = pending.lastIndex(where: { $0.time == a.requested }) else { return }
+            let now = Date()
+            out += pending[...k].map { now.timeIntervalSince($0.at) }
+            pending.removeFirst(k + 1)
+        }
+        func settle(into out: inout [Double]) {
+            let end = Date().addingTimeInterval(5)
+            while !pending.isEmpty && Date() < end && hover.failure == nil { pump(into: &out); usleep(1_000) }
+            out += pending.map { Date().timeIntervalSince($0.at) }   // (never answered: counted as waited)
+            pending.removeAll()
+        }
+        player.play()
+        var sweep: [Double] = [], jumps: [Double] = []
+        var last = MediaTime.invalid
+        for column in layout.bar.origin..<(layout.bar.origin + layout.bar.width) {
+            let t = time(at: column), moved = Date()
+            if t != last { pending.append((t, moved)); hover.request(t); last = t }
+            while Date().timeIntervalSince(moved) < 0.016 { pump(into: &sweep); usleep(1_000) }
+        }
+        settle(into: &sweep)
+        hover.close()
+        hover = HoverThumbnails(path: path, maximumSize: hover.maximumSize)
+        shownSerial = -1
+        for _ in 0..<hovers {
+            var t = last
+            while t == last { t = time(at: layout.bar.origin + Int(rng.next() % UInt64(layout.bar.width))) }
+            last = t
+            pending.append((t, Date()))
+            hover.request(t)
+            settle(into: &jumps)
+            let pause = Date()
+            while Date().timeIntervalSince(pause) < 0.03 { pump(into: &jumps); usleep(1_000) }
+        }
+        player.pause()
+        report.hoverSweep = sweep.map { $0 * 1000 }
+        report.hoverJumps = jumps.map { $0 * 1000 }
+        return report
     }
 
     private static func waitSeek(_ player: Player, _ start: (@escaping @Sendable (Bool) -> Void) -> Void) -> Bool {

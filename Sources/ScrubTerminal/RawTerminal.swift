@@ -25,7 +25,8 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: `saved`/`a
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { throw TerminalError("cannot switch the terminal to raw mode") }
         lock.lock(); active = true; lock.unlock()
         var setup = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
-        if mouse { setup += "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h" }
+        // Clicks, drags, and (1003) every pointer move: the hover preview over the bar.
+        if mouse { setup += "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1003h\u{1B}[?1006h" }
         TerminalOutput.write(setup, to: output)
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
@@ -55,7 +56,7 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: `saved`/`a
         defer { lock.unlock() }
         guard active else { return }
         active = false
-        TerminalOutput.write("\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l", to: output)
+        TerminalOutput.write("\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l", to: output)
         _ = tcsetattr(input, TCSAFLUSH, &saved)
     }
 

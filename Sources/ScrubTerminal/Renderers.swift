@@ -17,6 +17,13 @@ public protocol FrameRenderer: Sendable {
     func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String
     /// Removes what `draw` left (for protocols with placed images); "" when cells are simply overwritten.
     func clear() -> String
+    /// Escape sequences drawing a small picture over the main one (the hover preview).
+    func drawOverlay(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String
+    /// Removes the overlay; "" when cells are simply overwritten (the caller redraws what was under it).
+    func clearOverlay() -> String
+    /// Whether the overlay stays on top when the main picture is drawn again (kitty's layers); otherwise the caller
+    /// draws it again after each main picture.
+    var overlayPersists: Bool { get }
 }
 
 extension FrameRenderer {
@@ -28,6 +35,14 @@ extension FrameRenderer {
     }
     /// Nothing to remove: cells are simply overwritten.
     public func clear() -> String { "" }
+    /// Drawn like the main picture, over it.
+    public func drawOverlay(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
+        draw(image, column: column, row: row, cellPixels: cellPixels)
+    }
+    /// Nothing to remove: the caller redraws what was under it.
+    public func clearOverlay() -> String { "" }
+    /// Cells are overwritten by the next main picture.
+    public var overlayPersists: Bool { false }
 
     /// Pixel protocols (kitty, iTerm2, sixel) draw at the terminal's own resolution: the cells' pixels.
     public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
@@ -107,6 +122,23 @@ public struct KittyRenderer: FrameRenderer {
     /// ~5 MB of base64 a frame), in base64 chunks, placed at the cell and replacing the previous picture under the
     /// same id (nothing deleted first: no blank between pictures).
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
+        // z=-1: under the text, so a label written over the picture (the hover preview's time) shows.
+        place(image, column: column, row: row, id: 1, z: -1)
+    }
+
+    /// The overlay is a second image (id 2) on a layer above the text and the main picture: replacing the main
+    /// picture leaves it in place.
+    public func drawOverlay(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
+        place(image, column: column, row: row, id: 2, z: 1)
+    }
+
+    /// Deletes the overlay image.
+    public func clearOverlay() -> String { "\u{1B}_Ga=d,d=i,i=2,q=2\u{1B}\\" }
+
+    /// kitty keeps the overlay on its own layer.
+    public var overlayPersists: Bool { true }
+
+    private func place(_ image: RGBImage, column: Int, row: Int, id: Int, z: Int) -> String {
         let packed = image.deflated().flatMap { $0.count < image.pixels.count ? $0 : nil }   // (noise does not shrink)
         let data = Data(packed ?? image.pixels).base64EncodedString()
         let compression = packed == nil ? "" : ",o=z"
@@ -116,15 +148,15 @@ public struct KittyRenderer: FrameRenderer {
         while i < data.endIndex {
             let j = data.index(i, offsetBy: 4096, limitedBy: data.endIndex) ?? data.endIndex
             let more = j < data.endIndex ? 1 : 0
-            let head = first ? "a=T,f=24,s=\(image.width),v=\(image.height)\(compression),i=1,p=1,q=2,C=1,m=\(more)" : "m=\(more)"
+            let head = first ? "a=T,f=24,s=\(image.width),v=\(image.height)\(compression),i=\(id),p=1,z=\(z),q=2,C=1,m=\(more)" : "m=\(more)"
             out += "\u{1B}_G\(head);\(data[i..<j])\u{1B}\\"
             first = false
             i = j
         }
         return out
     }
-    /// Deletes the placed image.
-    public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\" }
+    /// Deletes the placed images (the picture and the overlay).
+    public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\\u{1B}_Ga=d,d=i,i=2,q=2\u{1B}\\" }
 }
 
 /// iTerm2 inline images (also WezTerm, Konsole, VS Code): a PNG in OSC 1337.

@@ -7,7 +7,7 @@ enum PlayCommand {
     static let spec = CommandSpec(
         name: "play",
         abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics), with sound.",
-        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] [--no-pitch-correction] | scrub play --bench FILE [--seconds N] [--size COLSxROWS] [--seeks N] [--with-audio] [--paint-log FILE]",
+        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] [--no-pitch-correction] | scrub play --bench FILE [--seconds N] [--size COLSxROWS] [--seeks N] [--hovers N] [--with-audio] [--paint-log FILE]",
         options: [
             OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
@@ -21,6 +21,7 @@ enum PlayCommand {
             OptionSpec(names: ["--seconds"], takesValue: true, valueName: "N", help: "With --bench: seconds of playback (default 10)."),
             OptionSpec(names: ["--size"], takesValue: true, valueName: "COLSxROWS", help: "With --bench: terminal size (default 160x48)."),
             OptionSpec(names: ["--seeks"], takesValue: true, valueName: "N", help: "With --bench: scripted seeks of each kind after playback (default 20; 0: none)."),
+            OptionSpec(names: ["--hovers"], takesValue: true, valueName: "N", help: "With --bench: after the seeks, a pointer sweep along the bar and N jumps to random columns while playing, timed to their hover previews painted (default 40; 0: none)."),
             OptionSpec(names: ["--with-audio"], takesValue: false, help: "With --bench: play the sound too (the server's default sink, or --audio-device), leading the clock as in play."),
             OptionSpec(names: ["--paint-log"], takesValue: true, valueName: "FILE", help: "With --bench: write one line per picture painted during playback, 'MONOTONIC_SECONDS MEDIA_SECONDS' (CLOCK_MONOTONIC), to measure A/V sync against a recording."),
         ],
@@ -98,7 +99,8 @@ enum PlayCommand {
         }
         let r: PlayerBenchmark.Report
         let seeks = try p.int("--seeks", in: 0...1000, command: "play") ?? 20
-        do { r = try PlayerBenchmark.run(path: path, seconds: seconds, columns: cols, rows: rows, kind: kind, seeks: seeks, sound: sound) }
+        let hovers = try p.int("--hovers", in: 0...1000, command: "play") ?? 40
+        do { r = try PlayerBenchmark.run(path: path, seconds: seconds, columns: cols, rows: rows, kind: kind, seeks: seeks, hovers: hovers, sound: sound) }
         catch { printError("scrub: \(error)"); return 1 }
         if let log = p.value("--paint-log") {
             let lines = r.paints.map { String(format: "%.6f %.6f\n", $0.at, $0.time.seconds) }.joined()
@@ -112,6 +114,10 @@ enum PlayCommand {
         if seeks > 0 {
             printOut("seek→paint keyframe (\(r.keyframeSeeks.count) seeks): \(ms(r.keyframeSeeks))")
             printOut("seek→paint exact    (\(r.exactSeeks.count) seeks): \(ms(r.exactSeeks))")
+        }
+        if !r.hoverSweep.isEmpty {
+            printOut("move→hover preview, sweep (\(r.hoverSweep.count) moves): \(ms(r.hoverSweep))")
+            printOut("move→hover preview, jumps (\(r.hoverJumps.count) moves): \(ms(r.hoverJumps))")
         }
         printOut("painted    \(r.painted) pictures")
         if sound != nil {

@@ -219,16 +219,75 @@ extension PlayTmuxTests {
         let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-paints-\(UUID().uuidString).txt").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let r = try Scrub.run(["play", "--bench", sample, "--seconds", "2", "--size", "80x24", "--paint-log", log])
+        let r = try Scrub.run(["play", "--bench", sample, "--seconds", "2", "--size", "80x24", "--paint-log", log, "--hovers", "10"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("frames shown"))
         #expect(r.stdout.contains("seek→paint keyframe"))
         #expect(r.stdout.contains("seek→paint exact"))
+        // Hover previews: a move for each of the bar's 78 columns, then 10 jumps, every one answered (a move never
+        // answered would count the 5 s waited).
+        let sweep = r.stdout.split(separator: "\n").first { $0.contains("move→hover preview, sweep (78 moves)") }
+        let hoverJumps = r.stdout.split(separator: "\n").first { $0.contains("move→hover preview, jumps (10 moves)") }
+        for line in [sweep, hoverJumps] {
+            let max = line.flatMap { $0.firstMatch(of: /max (\d+) ms/) }.flatMap { Double($0.1) }
+            #expect(max != nil && max! < 5000, "every move answered: \(String(describing: line))")
+        }
         // The paint log: monotonic time and media time per picture; in order, with the 2 s seek at two thirds.
         let rows = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         try #require(rows.count >= 20 && rows.allSatisfy { $0.count == 2 }, "\(rows.count) rows")
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0[0] <= $1[0] }, "monotonic times in order")
         let jumps = zip(rows, rows.dropFirst()).map { $1[1] - $0[1] }
         #expect(jumps.filter { $0 > 1.5 }.count == 1 && jumps.allSatisfy { $0 > 0 }, "one seek ahead, otherwise frames in order: \(jumps)")
+    }
+}
+
+extension PlayTmuxTests {
+    /// Hover previews: a pointer moving over the bar (any-event mouse reports, no button) shows the picture at the time
+    /// under it with that time, above the bar, without seeking; moving along moves it; leaving the bar puts back
+    /// exactly what was there.
+    @Test func hoverPreviewFollowsThePointerAndLeavesNoTrace() {
+        let base = "scrubtest4\(getpid())"
+        defer { stop(base) }
+        let name = start(base, "'\(sample)' --graphics blocks")
+        _ = waitFor(name) { Tmux.shownSeconds($0) != nil }
+        Tmux.run(["send-keys", "-t", name, " "])
+        var s = waitFor(name) { $0.contains("paused") }
+        let pausedAt = Tmux.shownSeconds(s)
+        // Let the paused picture settle, then take the screen with its colours.
+        usleep(300_000)
+        // (The status line's last row changes by itself: "no sound (why)" shortens after 5 s.)
+        func coloured() -> String { Tmux.run(["capture-pane", "-p", "-e", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false).dropLast(2).joined(separator: "\n") }
+        func waitForColoured(_ cond: (String) -> Bool) -> String {
+            let end = Date().addingTimeInterval(10)
+            var c = coloured()
+            while !cond(c) && Date() < end { usleep(100_000); c = coloured() }
+            return c
+        }
+        func rowsDiffering(_ a: String, _ b: String) -> Int {
+            let x = a.split(separator: "\n", omittingEmptySubsequences: false), y = b.split(separator: "\n", omittingEmptySubsequences: false)
+            return zip(x, y).filter { $0 != $1 }.count + abs(x.count - y.count)
+        }
+        let before = coloured()
+        // Column 51 of 100 (1-based) is the middle of the bar (row 29 of 30): 4.0 s of 8.
+        Tmux.run(["send-keys", "-t", name, "-l", "\u{1B}[<35;51;29M"])
+        s = waitFor(name) { $0.split(separator: "\n").dropLast(2).contains { $0.contains(" 0:04.0 ") } }
+        #expect(s.split(separator: "\n").dropLast(2).contains { $0.contains(" 0:04.0 ") }, "the time under the pointer is shown above the bar")
+        let hovering = waitForColoured { rowsDiffering(before, $0) >= 5 }
+        #expect(rowsDiffering(before, hovering) >= 5, "a picture of several rows is drawn over the video")
+        #expect(Tmux.shownSeconds(screen(name)) == pausedAt, "hovering neither seeks nor plays")
+        #expect(screen(name).contains("paused"))
+        // Along the bar: at column 76 (74 of 97 cells into the bar: 6.1 s) the label says so, and only there.
+        Tmux.run(["send-keys", "-t", name, "-l", "\u{1B}[<35;76;29M"])
+        s = waitFor(name) { $0.contains(" 0:06.1 ") && !$0.contains(" 0:04.0 ") }
+        #expect(s.contains(" 0:06.1 ") && !s.contains(" 0:04.0 "), "the label follows the pointer")
+        let labelLine = s.split(separator: "\n").first { $0.contains(" 0:06.1 ") }
+        let labelAt = labelLine.flatMap { line in line.firstRange(of: " 0:06.1 ").map { line.distance(from: line.startIndex, to: $0.lowerBound) } }
+        #expect(labelAt.map { (65...80).contains($0) } == true, "the box is under the pointer (label at column \(String(describing: labelAt)))")
+        // Off the bar: everything as before the hover, to the byte and colour.
+        Tmux.run(["send-keys", "-t", name, "-l", "\u{1B}[<35;51;10M"])
+        let after = waitForColoured { $0 == before }
+        #expect(after == before, "leaving the bar restores the screen (\(rowsDiffering(before, after)) rows differ)")
+        Tmux.run(["send-keys", "-t", name, "q"])
+        #expect(waitFor(name) { $0.contains("EXITED:") }.contains("EXITED:0"))
     }
 }

@@ -150,3 +150,62 @@ import Testing
         }
     }
 }
+
+/// The hover preview's box: on screen at every pointer position and window size, above the bar (and the loudness
+/// strip), a picture of the video's shape in whole cells, a label only where there is no picture.
+@Suite struct HoverPreviewBoxTests {
+    @Test func theBoxStaysOnScreenAboveTheBar() {
+        var checked = 0
+        for kind in [GraphicsKind.blocks, .blocks256, .kitty, .sixel, .iterm] {
+            for (cols, rows) in [(40, 12), (80, 24), (100, 30), (160, 48), (250, 70)] {
+                for strip in [false, true] {
+                    let layout = PlayerLayout(columns: cols, rows: rows, hasLoudnessStrip: strip)
+                    for aspect in PlayerScreenTests.aspects {
+                        for pointer in [layout.bar.origin, cols / 2, layout.bar.origin + layout.bar.width - 1] {
+                            let b = HoverPreviewBox(layout: layout, kind: kind, cellPixels: (8, 16), aspect: aspect, pointerColumn: pointer)
+                            let bottom = (layout.hasLoudnessStrip ? layout.loudnessRow : layout.barRow) - 1
+                            #expect(b.column >= 0 && b.column + b.columns <= cols, "\(kind) \(cols)×\(rows) at \(pointer)")
+                            #expect(b.pictureRow + b.pictureRows - 1 == bottom, "ends just above the bar or strip")
+                            #expect(b.labelRow == b.pictureRow - 1 && b.labelRow >= 0)
+                            #expect(b.pointerInside(pointer), "the pointer's column is within the box")
+                            guard b.pictureRows > 0 else { continue }
+                            let blocks = kind == .blocks || kind == .blocks256
+                            let (cw, ch) = blocks ? (1, 2) : (8, 16)
+                            #expect(b.pixelHeight <= b.pictureRows * ch && b.pixelHeight > (b.pictureRows - 1) * ch, "whole rows")
+                            #expect(b.pixelWidth <= b.columns * cw)
+                            if blocks { #expect(b.pixelHeight % 2 == 0) }
+                            // The video's shape, within a pixel of rounding (and the even height of blocks).
+                            #expect(abs(Double(b.pixelWidth) / aspect - Double(b.pixelHeight)) <= 2.5, "\(b.pixelWidth)×\(b.pixelHeight) for \(aspect)")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 300)
+        // No picture (no video, --graphics none): the label just above the bar.
+        let layout = PlayerLayout(columns: 80, rows: 24)
+        let label = HoverPreviewBox(layout: layout, kind: .none, cellPixels: (8, 16), aspect: 16.0 / 9, pointerColumn: 40)
+        #expect(label.pictureRows == 0 && label.pixelWidth == 0 && label.labelRow == layout.barRow - 1)
+    }
+
+    @Test func labelAndEraseCoverTheBox() {
+        let b = HoverPreviewBox(layout: PlayerLayout(columns: 100, rows: 30), kind: .blocks, cellPixels: (8, 16), aspect: 16.0 / 9, pointerColumn: 50)
+        let label = b.label(MediaTime(value: 4, timescale: 1), color: true)
+        #expect(label.hasPrefix("\u{1B}[\(b.labelRow + 1);") && label.contains("\u{1B}[7m 0:04.0 \u{1B}[27m"))
+        #expect(b.label(MediaTime(value: 4, timescale: 1), color: false).contains("[ 0:04.0 ]"))
+        let erase = b.erase()
+        #expect(erase.components(separatedBy: "H\u{1B}[0m").count - 1 == b.pictureRows + 1, "every row of the box")
+        #expect(erase.contains(String(repeating: " ", count: b.columns)))
+    }
+
+    @Test func kittyKeepsTheOverlayOnItsOwnLayer() {
+        let image = RGBImage(width: 4, height: 2, pixels: [UInt8](repeating: 200, count: 24))
+        let k = KittyRenderer()
+        #expect(k.overlayPersists)
+        #expect(k.drawOverlay(image, column: 3, row: 5, cellPixels: (8, 16)).contains("i=2,p=1,z=1"))
+        #expect(k.draw(image, column: 0, row: 0, cellPixels: (8, 16)).contains("i=1,p=1,z=-1"), "the picture under the label text")
+        #expect(k.clearOverlay().contains("a=d,d=i,i=2"))
+        #expect(!HalfBlockRenderer(trueColor: true).overlayPersists && HalfBlockRenderer(trueColor: true).clearOverlay().isEmpty)
+    }
+}

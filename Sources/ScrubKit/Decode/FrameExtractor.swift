@@ -53,7 +53,7 @@ final class FrameExtractor {
     /// The time of the last picture the keyframe path produced (still held in `last` if nothing else came since).
     private var lastKeyframeReturned: MediaTime = .invalid
     /// The latest time for which that keyframe is still the last one at or before (what the packet scan proved).
-    private var lastKeyframeValidThrough: MediaTime = .invalid
+    private(set) var lastKeyframeValidThrough: MediaTime = .invalid
     /// The presentation time of the last picture handed out. Set before the first request when another decoder has
     /// served earlier times (the second half of a parallel run), so this one never goes back before them.
     var lastReturned: MediaTime = .invalid

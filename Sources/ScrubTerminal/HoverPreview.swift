@@ -1,0 +1,70 @@
+import Foundation
+import MediaTime
+import ScrubKit
+
+/// Where the hover preview goes and how it is drawn: a small picture of the time under the pointer, just above the
+/// bar (or the loudness strip), centred on the pointer's column and kept on screen, with that time on a label row
+/// above it. Without pictures (no video, `--graphics none`, a very short terminal) the label alone.
+public struct HoverPreviewBox: Sendable, Equatable {
+    /// Left cell (0-based) of the box.
+    public var column: Int
+    /// Width of the box in cells.
+    public var columns: Int
+    /// Row of the time label (0-based).
+    public var labelRow: Int
+    /// First row of the picture (0-based); the picture takes ``pictureRows`` rows.
+    public var pictureRow: Int
+    /// Rows of the picture (0: label only).
+    public var pictureRows: Int
+    /// The picture's size in pixels (what to decode to); (0, 0) for label only.
+    public var pixelWidth: Int
+    /// See ``pixelWidth``.
+    public var pixelHeight: Int
+
+    /// The box for a pointer at `pointerColumn` in `layout`, drawn by `kind` with cells of `cellPixels`, for a video of
+    /// display `aspect` (nil: no picture, label only).
+    public init(layout: PlayerLayout, kind: GraphicsKind, cellPixels: (w: Int, h: Int), aspect: Double?, pointerColumn: Int) {
+        let bottom = (layout.hasLoudnessStrip ? layout.loudnessRow : layout.barRow) - 1   // last row the box may use
+        // About a quarter of the width (16–48 cells): big enough to recognise a scene in half blocks.
+        var cells = min(48, max(16, layout.columns / 4))
+        var pixels = (0, 0), rows = 0
+        if let aspect, aspect > 0, aspect.isFinite, kind != .none {
+            let blocks = kind == .blocks || kind == .blocks256
+            let (cw, ch) = blocks ? (1, 2) : (max(1, cellPixels.w), max(1, cellPixels.h))
+            let maxRows = bottom - 1   // leave the label row and keep off the top row
+            var w = cells * cw, h = Int((Double(w) / aspect).rounded())
+            if (h + ch - 1) / ch > maxRows {   // a tall video in a short terminal: fit the height
+                h = max(0, maxRows) * ch
+                w = Int((Double(h) * aspect).rounded())
+            }
+            if blocks { h -= h & 1 }   // whole cells of two pixel rows
+            if w >= 4 && h >= 2 && maxRows >= 2 {
+                pixels = (w, h)
+                rows = (h + ch - 1) / ch
+                cells = (w + cw - 1) / cw
+            }
+        }
+        columns = min(max(cells, 12), layout.columns)   // (12: room for the longest label, " 1:23:45.6 ")
+        column = min(max(0, pointerColumn - columns / 2), max(0, layout.columns - columns))
+        pictureRows = rows
+        pictureRow = bottom - rows + 1
+        labelRow = max(0, pictureRow - 1)
+        (pixelWidth, pixelHeight) = pixels
+    }
+
+    /// Whether `column` lies within the box.
+    public func pointerInside(_ column: Int) -> Bool { column >= self.column && column < self.column + columns }
+
+    /// The label: the time, in reverse video (plain brackets without colour), centred over the box.
+    public func label(_ time: MediaTime, color: Bool) -> String {
+        let text = " " + time.formatted(fractionDigits: 1) + " "
+        let at = column + max(0, (columns - text.count) / 2)
+        return "\u{1B}[\(labelRow + 1);\(at + 1)H" + (color ? "\u{1B}[7m\(text)\u{1B}[27m" : "[\(text)]")
+    }
+
+    /// Spaces over the whole box (label and picture rows), in the default colours.
+    public func erase() -> String {
+        let blank = String(repeating: " ", count: columns)
+        return (labelRow...max(labelRow, pictureRow + pictureRows - 1)).map { "\u{1B}[\($0 + 1);\(column + 1)H\u{1B}[0m" + blank }.joined()
+    }
+}
