@@ -105,21 +105,33 @@ public struct SceneDetector: Sendable {
         func picture(_ frame: Frame) -> [UInt8]? { (try? scaler.rgb(from: frame, width: 64, height: 36)).map { RGBImage($0).pixels } }
         var scorer = CutScorer(threshold: threshold, minimumSceneLength: minimumSceneLength, start: facts.start)
         var lastTime = facts.start
-        /// Scores every frame from the reader's position up to `until` (inclusive; nil: the end).
-        func scan(until: MediaTime?, from: MediaTime?) {
+        /// A frame read past the end of the last stretch, scored first by the next one when it continues from there.
+        var carried: (time: MediaTime, pixels: [UInt8])? = nil
+        /// Scores every frame from the reader's position up to `until` (inclusive; nil: the end). With `like`, stops
+        /// (true) at the first frame that looks like it (the next keyframe: the rest of the stretch has no cut to find).
+        func scan(until: MediaTime?, from: MediaTime?, like: [UInt8]? = nil) -> Bool {
             while !isCancelled() {
-                let frame: Frame?
-                do { frame = try reader.nextFrame() } catch { return }   // damaged data further on: the scenes so far
-                guard let frame else { return }
-                let time = decoder.time(of: frame)
-                guard time.isNumeric, from.map({ time >= $0 }) ?? true, let pixels = picture(frame) else { continue }
-                if let until, time > until { return }
+                let time: MediaTime, pixels: [UInt8]
+                if let c = carried {
+                    (time, pixels) = c
+                    carried = nil
+                } else {
+                    let frame: Frame?
+                    do { frame = try reader.nextFrame() } catch { return false }   // damaged data further on: the scenes so far
+                    guard let frame else { return false }
+                    let t = decoder.time(of: frame)
+                    guard t.isNumeric, from.map({ t >= $0 }) ?? true, let p = picture(frame) else { continue }
+                    (time, pixels) = (t, p)
+                }
+                if let until, time > until { carried = (time, pixels); return false }
                 lastTime = MediaTime.maximum(lastTime, time)
                 if let cut = scorer.add(pixels, at: time) { found(cut) }
+                if let like, until.map({ time < $0 }) ?? true, CutScorer.mafd(pixels, like) < keyframeDifference { return true }
             }
+            return false
         }
         if isFrameAccurate {
-            scan(until: nil, from: nil)
+            _ = scan(until: nil, from: nil)
         } else {
             // 1. The keyframes alone.
             reader.keyframesOnly = true
@@ -131,19 +143,22 @@ public struct SceneDetector: Sendable {
             }
             reader.keyframesOnly = false
             lastTime = keys.last?.time ?? facts.start
-            // 2. Frame by frame between keyframes that differ (and after the last, to the end).
-            let differs = keys.indices.map { i in
-                i + 1 >= keys.count || CutScorer.mafd(keys[i].pixels, keys[i + 1].pixels) >= keyframeDifference
-            }
-            var i = 0
-            while i < keys.count, !isCancelled() {
-                guard differs[i] else { i += 1; continue }
-                var j = i + 1   // (consecutive stretches in one run)
-                while j < keys.count, differs[j] { j += 1 }
-                do { try reader.seek(to: keys[i].time) } catch { break }
-                scorer.restart()
-                scan(until: j < keys.count ? keys[j].time : nil, from: keys[i].time)
-                i = j
+            // 2. Frame by frame between keyframes that differ (and after the last, to the end), each stretch only until
+            // a frame looks like the next keyframe: past the cut (or the cuts) that made them differ, the rest of the
+            // stretch cannot hold one (short of a cut away and back, which keyframes cannot see anyway). Where the
+            // scan stopped early the next stretch starts with a seek; else it goes on from where the last ended.
+            var positioned: Int? = nil   // the keyframe the reader goes on from, without a seek
+            for i in keys.indices where !isCancelled() {
+                let next = i + 1 < keys.count ? keys[i + 1] : nil
+                let differs = next.map { CutScorer.mafd(keys[i].pixels, $0.pixels) >= keyframeDifference } ?? true
+                guard differs else { continue }
+                if positioned != i {
+                    do { try reader.seek(to: keys[i].time) } catch { break }
+                    scorer.restart()
+                    carried = nil
+                }
+                let stoppedEarly = scan(until: next?.time, from: keys[i].time, like: next?.pixels)
+                positioned = stoppedEarly ? nil : i + 1
             }
         }
         let end = facts.duration.isNumeric ? facts.start + facts.duration : lastTime
