@@ -68,3 +68,52 @@ public struct HoverPreviewBox: Sendable, Equatable {
         return (labelRow...max(labelRow, pictureRow + pictureRows - 1)).map { "\u{1B}[\($0 + 1);\(column + 1)H\u{1B}[0m" + blank }.joined()
     }
 }
+
+/// What the hover preview shows and what the screen holds of it, refresh after refresh: `scrub play` tells it where
+/// the pointer is, then each refresh asks ``plan(box:answer:renderer:)`` what to erase before the main
+/// picture and ``draw(painted:renderer:cellPixels:color:)`` what to draw after it.
+public struct HoverPreview {
+    /// The pointer over the bar: its column and the time there; nil when it is elsewhere.
+    public var pointer: (column: Int, time: MediaTime)? = nil
+    /// What is on screen: the box, the picture's answer serial (-1: none yet) and the time labelled.
+    private var shown: (box: HoverPreviewBox, serial: Int, time: MediaTime)? = nil
+    /// This refresh's plan, between the two calls.
+    private var planned: (box: HoverPreviewBox, answer: HoverThumbnails.Answer?, changed: Bool, persists: Bool)? = nil
+
+    /// Nothing pointed at, nothing shown.
+    public init() {}
+
+    /// The screen was cleared (a resize): nothing of the preview is on it any more.
+    public mutating func screenCleared() { shown = nil }
+
+    /// Before the main picture: `erase` (the overlay and the cells of a box that moved or went) and whether the main
+    /// picture must be drawn again (it was under a box that moved or went, and `renderer` overwrites cells). `box` is
+    /// where the preview goes now (for the pointer), `answer` the newest picture.
+    public mutating func plan(box: HoverPreviewBox, answer: HoverThumbnails.Answer?, renderer: FrameRenderer) -> (erase: String, needsPicture: Bool) {
+        let overlayPersists = renderer.overlayPersists
+        guard let pointer else {
+            planned = nil
+            guard let old = shown else { return ("", false) }
+            shown = nil
+            return (renderer.clearOverlay() + old.box.erase(), !overlayPersists && old.box.pictureRows > 0)
+        }
+        let moved = shown.map { $0.box != box } ?? false
+        let changed = shown.map { moved || $0.serial != (answer?.serial ?? -1) || $0.time != pointer.time } ?? true
+        planned = (box, answer, changed, overlayPersists)
+        return (moved ? shown!.box.erase() : "", moved && !overlayPersists)
+    }
+
+    /// After the main picture (`painted`: one was drawn this refresh, over the preview's cells unless the overlay
+    /// persists): the preview's picture and its label, when something changed or was drawn over.
+    public mutating func draw(painted: Bool, renderer: FrameRenderer, cellPixels: (w: Int, h: Int), color: Bool) -> (picture: String, label: String) {
+        guard let p = planned, let pointer else { return ("", "") }
+        planned = nil
+        guard p.changed || (painted && !p.persists) else { return ("", "") }
+        shown = (p.box, p.answer?.serial ?? -1, pointer.time)
+        var picture = ""
+        if let answer = p.answer, p.box.pictureRows > 0 {
+            picture = renderer.drawOverlay(answer.thumbnail.image, column: p.box.column, row: p.box.pictureRow, cellPixels: cellPixels)
+        }
+        return (picture, p.box.label(pointer.time, color: color))
+    }
+}

@@ -63,8 +63,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// Hover previews: pictures from a second decoder (nil without video or graphics), where the pointer is over the
     /// bar (nil: not over it), what is on screen now, and the last main picture (drawn again where a preview was).
     private var hover: HoverThumbnails? = nil
-    private var hoverPointer: (column: Int, time: MediaTime)? = nil
-    private var hoverShown: (box: HoverPreviewBox, serial: Int, time: MediaTime)? = nil
+    private var hoverPreview = HoverPreview()
     private var lastImage: RGBImage? = nil
 
     /// A player app for `path`; nothing happens until ``run()``.
@@ -163,13 +162,13 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let aspect = aspectRatio(info)
         let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspect)
         player.setVideoOutputSize(width: g.width, height: g.height)
-        hoverShown = nil   // (the screen was cleared)
+        hoverPreview.screenCleared()
         if info?.hasVideo == true, renderer.kind != .none {
             let box = hoverBox(pointerColumn: 0, pictures: true, info)
             let size = MaximumSize.box(width: box.pixelWidth, height: box.pixelHeight)
             if box.pixelWidth == 0 { hover?.close(); hover = nil }
             else if hover?.maximumSize != size { hover?.close(); hover = HoverThumbnails(path: path, maximumSize: size) }
-            if let p = hoverPointer { hover?.request(p.time) }
+            if let p = hoverPreview.pointer { hover?.request(p.time) }
         }
         // Redecode the current picture at the new size (also when paused).
         player.seek(to: player.currentTime, toleranceBefore: .zero, toleranceAfter: .zero)
@@ -233,10 +232,10 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// The pointer is over the bar at `column` (nil: it left): ask for that time's picture, without touching playback.
     private func hoverMoved(to column: Int?) {
         let span = barSpan()
-        guard let column, span.isNumeric, span > .zero else { hoverPointer = nil; return }
+        guard let column, span.isNumeric, span > .zero else { hoverPreview.pointer = nil; return }
         let time = MediaTime.time(atFraction: layout.bar.fraction(forColumn: column), of: MediaTimeRange(start: player.startTime, duration: span))
-        guard hoverPointer?.time != time || hoverPointer?.column != column else { return }
-        hoverPointer = (column, time)
+        guard hoverPreview.pointer?.time != time || hoverPreview.pointer?.column != column else { return }
+        hoverPreview.pointer = (column, time)
         hover?.request(time)
     }
 
@@ -345,37 +344,12 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
                         aspect: info?.hasVideo == true ? aspectRatio(info) : nil, pointerColumn: pointerColumn)
     }
 
-    /// What the hover preview needs this refresh: `erase` (before the main picture: the old box's cells), whether the
-    /// main picture must be drawn again (it was under a preview that moved or went), and a closure giving the
-    /// overlay picture and the label (after the main picture; `painted`: whether one was drawn this refresh).
-    private func hoverUpdate(_ info: PlayerMediaInfo?) -> (erase: String, needsPicture: Bool, draw: (_ painted: Bool) -> (picture: String, label: String)) {
-        let persists = renderer.overlayPersists
-        guard let pointer = hoverPointer else {
-            guard let shown = hoverShown else { return ("", false, { _ in ("", "") }) }
-            hoverShown = nil
-            return (renderer.clearOverlay() + shown.box.erase(), !persists && shown.box.pictureRows > 0, { _ in ("", "") })
-        }
-        let box = hoverBox(pointerColumn: pointer.column, pictures: hover != nil && hover?.failure == nil, info)
-        let answer = hover?.newest
-        let moved = hoverShown.map { $0.box != box } ?? false
-        let erase = moved ? hoverShown!.box.erase() : ""
-        let changed = hoverShown == nil || moved || hoverShown!.serial != (answer?.serial ?? -1) || hoverShown!.time != pointer.time
-        let color = composer.color
-        return (erase, moved && !persists, { [self] painted in
-            guard changed || (painted && !persists) else { return ("", "") }
-            hoverShown = (box, answer?.serial ?? -1, pointer.time)
-            var picture = ""
-            if let answer, box.pictureRows > 0, changed || !persists {
-                picture = renderer.drawOverlay(answer.thumbnail.image, column: box.column, row: box.pictureRow, cellPixels: cellPixels)
-            }
-            return (picture, box.label(pointer.time, color: color))
-        })
-    }
-
     private func draw(_ info: PlayerMediaInfo?) {
         var out = ""
         let now = Date().timeIntervalSince1970
-        let hoverPlan = hoverUpdate(info)
+        let pointerColumn = hoverPreview.pointer?.column ?? 0
+        let hoverPlan = hoverPreview.plan(box: hoverBox(pointerColumn: pointerColumn, pictures: hover != nil && hover?.failure == nil, info),
+                                          answer: hover?.newest, renderer: renderer)
         // Pacing: the next picture waits until the terminal had as long as the last one took to write.
         // kitty's pictures go outside the synchronized update: kitty holds what comes inside one in a bounded
         // buffer, and a large picture overflowed it (no picture shown, "too much data in pending mode").
@@ -388,7 +362,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         } else if hoverPlan.needsPicture, let image = lastImage {
             picture = composer.paint(image, geometry: g, cellPixels: cellPixels)   // what the preview covered
         }
-        let overlay = hoverPlan.draw(!picture.isEmpty)
+        let overlay = hoverPreview.draw(painted: !picture.isEmpty, renderer: renderer, cellPixels: cellPixels, color: composer.color)
         if renderer.kind == .kitty {
             unsynchronized = picture + overlay.picture
             out += hoverPlan.erase + overlay.label

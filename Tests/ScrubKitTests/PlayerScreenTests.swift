@@ -209,3 +209,51 @@ import Testing
         #expect(!HalfBlockRenderer(trueColor: true).overlayPersists && HalfBlockRenderer(trueColor: true).clearOverlay().isEmpty)
     }
 }
+
+/// The hover preview's refresh logic: what is erased, drawn again and drawn, for renderers that overwrite cells and
+/// for kitty's layers.
+@Suite struct HoverPreviewStateTests {
+    func answer(_ serial: Int) -> HoverThumbnails.Answer {
+        let image = RGBImage(width: 32, height: 18, pixels: [UInt8](repeating: 90, count: 32 * 18 * 3))
+        let t = MediaTime(value: 4, timescale: 1)
+        return HoverThumbnails.Answer(requested: t, thumbnail: Thumbnail(requestedTime: t, actualTime: t, image: image, orientation: .identity, isExact: false),
+                                      serial: serial)
+    }
+
+    @Test(arguments: [false, true]) func aPreviewComesFollowsAndGoes(kitty: Bool) {
+        let renderer: FrameRenderer = kitty ? KittyRenderer() : HalfBlockRenderer(trueColor: true)
+        let layout = PlayerLayout(columns: 100, rows: 30)
+        func box(_ c: Int) -> HoverPreviewBox { HoverPreviewBox(layout: layout, kind: renderer.kind, cellPixels: (8, 16), aspect: 16.0 / 9, pointerColumn: c) }
+        var h = HoverPreview()
+        // Nothing pointed at: nothing to do.
+        #expect(h.plan(box: box(0), answer: nil, renderer: renderer) == ("", false))
+        #expect(h.draw(painted: true, renderer: renderer, cellPixels: (8, 16), color: true) == ("", ""))
+        // The pointer arrives before its picture: the label alone.
+        h.pointer = (50, MediaTime(value: 4, timescale: 1))
+        #expect(h.plan(box: box(50), answer: nil, renderer: renderer) == ("", false))
+        var d = h.draw(painted: false, renderer: renderer, cellPixels: (8, 16), color: true)
+        #expect(d.picture.isEmpty && d.label.contains(" 0:04.0 "))
+        // The picture comes: drawn with the label.
+        _ = h.plan(box: box(50), answer: answer(1), renderer: renderer)
+        d = h.draw(painted: false, renderer: renderer, cellPixels: (8, 16), color: true)
+        #expect(!d.picture.isEmpty && !d.label.isEmpty)
+        // Nothing new, no main picture drawn: nothing to draw.
+        _ = h.plan(box: box(50), answer: answer(1), renderer: renderer)
+        #expect(h.draw(painted: false, renderer: renderer, cellPixels: (8, 16), color: true) == ("", ""))
+        // A main picture drawn over it: cells are drawn again, kitty's layer stays.
+        _ = h.plan(box: box(50), answer: answer(1), renderer: renderer)
+        d = h.draw(painted: true, renderer: renderer, cellPixels: (8, 16), color: true)
+        #expect(d.picture.isEmpty == kitty)
+        // The pointer moves far: the old box is erased, the main picture drawn again where cells were overwritten.
+        h.pointer = (90, MediaTime(value: 7, timescale: 1))
+        let moved = h.plan(box: box(90), answer: answer(1), renderer: renderer)
+        #expect(!moved.erase.isEmpty && moved.needsPicture == !kitty)
+        #expect(h.draw(painted: !kitty, renderer: renderer, cellPixels: (8, 16), color: true).label.contains(" 0:07.0 "))
+        // It leaves: erased (kitty's overlay deleted), the picture put back where cells were overwritten.
+        h.pointer = nil
+        let gone = h.plan(box: box(0), answer: answer(1), renderer: renderer)
+        #expect(gone.erase.contains(box(90).erase()) && gone.needsPicture == !kitty)
+        #expect(gone.erase.contains("a=d,d=i,i=2") == kitty)
+        #expect(h.plan(box: box(0), answer: answer(1), renderer: renderer) == ("", false), "once")
+    }
+}
