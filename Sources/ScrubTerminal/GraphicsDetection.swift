@@ -1,4 +1,5 @@
 import Foundation
+import ScrubKit
 
 /// What `scrub play` will draw with, and why.
 public struct GraphicsChoice: Sendable, Equatable {
@@ -10,6 +11,9 @@ public struct GraphicsChoice: Sendable, Equatable {
     public var sixelMaxWidth: Int?
     /// The largest sixel picture's height, when known.
     public var sixelMaxHeight: Int?
+    /// For kitty on this machine: the directory of picture files it reads (see
+    /// ``GraphicsDetection/kittyFileDirectory(input:output:budget:env:)``).
+    public var kittyFileDirectory: String? = nil
 
     /// A choice of `kind`, with the reason shown and the sixel limits when known.
     public init(kind: GraphicsKind, reason: String? = nil, sixelMaxWidth: Int? = nil, sixelMaxHeight: Int? = nil) {
@@ -21,7 +25,11 @@ public struct GraphicsChoice: Sendable, Equatable {
 
     /// The renderer for this choice (sixel fitted under the terminal's limit).
     public var renderer: FrameRenderer {
-        kind == .sixel ? SixelRenderer(maxWidth: sixelMaxWidth, maxHeight: sixelMaxHeight) : kind.renderer
+        switch kind {
+        case .sixel: return SixelRenderer(maxWidth: sixelMaxWidth, maxHeight: sixelMaxHeight)
+        case .kitty: return KittyRenderer(fileDirectory: kittyFileDirectory)
+        default: return kind.renderer
+        }
     }
 }
 
@@ -129,10 +137,34 @@ public enum GraphicsDetection {
         return choice!
     }
 
+    /// Where to put picture files for kitty, when it reads this machine's files: a 1×1 picture file is offered with a
+    /// query (`a=q,t=t`) and kitty answers OK only when it could read it — on the same machine, not over SSH. Tried in
+    /// `/dev/shm` (memory), then the temporary directory; nil when kitty says no, does not answer, or
+    /// `SCRUB_KITTY_TRANSFER=direct` asks for pixels in the escape sequences. `input` must be in raw mode.
+    public static func kittyFileDirectory(input: Int32, output: Int32, budget: Double = 1.0,
+                                          env: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if env["SCRUB_KITTY_TRANSFER"]?.lowercased() == "direct" { return nil }
+        let places: [String] = ["/dev/shm", env["TMPDIR"] ?? "/tmp"]
+        let candidates = places.filter { access($0, W_OK) == 0 }
+        guard let dir = candidates.first else { return nil }
+        let probe = "\(dir)/\(KittyRenderer.filePrefix)probe.rgb"
+        guard (try? FileIO.replace(probe, with: [0, 0, 0], temporary: probe + ".part", mode: 0o600, durability: .none)) != nil else { return nil }
+        defer { unlink(probe) }
+        let query = "\u{1B}_Gi=32,s=1,v=1,a=q,t=t,f=24;\(Data(probe.utf8).base64EncodedString())\u{1B}\\\u{1B}[c"
+        return kittyReadsFiles(ask(input: input, output: output, budget: budget, queries: query)) ? dir : nil
+    }
+
+    /// Whether kitty's answer to the file query (image id 32) is OK.
+    public static func kittyReadsFiles(_ replies: [String]) -> Bool {
+        replies.contains { $0.hasPrefix("\u{1B}_Gi=32") && $0.contains(";OK") }
+    }
+
     /// Sends the queries and collects the replies until DA1 (the last one) arrives or `budget` seconds pass.
-    static func ask(input: Int32, output: Int32, budget: Double) -> [String] {
-        // XTVERSION, kitty graphics query (a 1×1 image that is never stored), XTSMGRAPHICS (sixel geometry), DSR, DA1.
-        TerminalOutput.write("\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[6n\u{1B}[c", to: output)
+    /// By default XTVERSION, kitty graphics query (a 1×1 image that is never stored), XTSMGRAPHICS (sixel geometry),
+    /// DSR, DA1; `queries` must end with DA1.
+    static func ask(input: Int32, output: Int32, budget: Double,
+                    queries: String = "\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[6n\u{1B}[c") -> [String] {
+        TerminalOutput.write(queries, to: output)
         var decoder = KeyDecoder()
         var replies: [String] = []
         let deadline = Date().addingTimeInterval(budget)

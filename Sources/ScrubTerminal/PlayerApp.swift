@@ -84,13 +84,17 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         // A forced mode this terminal cannot show would print base64 or escape codes as text: refuse it up front.
         if let forced = options.graphics, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
         try terminal.enter(mouse: true) { sig in exit(sig == SIGINT ? 130 : 143) }
-        defer { terminal.write(renderer.clear()); terminal.restore() }
+        defer { terminal.write(renderer.clear()); terminal.restore(); (renderer as? KittyRenderer)?.removeLeftovers() }
         var choice = options.graphics.map { GraphicsChoice(kind: $0, reason: "forced") }
             ?? GraphicsDetection.choose(env: env, input: 0, output: 1)
         if choice.kind == .sixel && choice.sixelMaxWidth == nil, options.graphics != nil,
            let limit = GraphicsDetection.sixelLimit(GraphicsDetection.ask(input: 0, output: 1, budget: 1.0)) {
             // Forced sixel: still ask for the size limit (a picture over it is not shown at all).
             (choice.sixelMaxWidth, choice.sixelMaxHeight) = (limit.width, limit.height)
+        }
+        if choice.kind == .kitty, let dir = GraphicsDetection.kittyFileDirectory(input: 0, output: 1, env: env) {
+            choice.kittyFileDirectory = dir   // kitty on this machine: pictures through files, not the terminal
+            choice.reason = choice.reason ?? "files in \(dir)"
         }
         graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
         let status = waitForReady()

@@ -257,3 +257,36 @@ import Testing
         #expect(h.plan(box: box(0), answer: answer(1), renderer: renderer) == ("", false), "once")
     }
 }
+
+/// kitty on the same machine: pictures through files kitty reads and deletes, pixels in the escape codes otherwise.
+@Suite struct KittyFileTransferTests {
+    @Test func aPictureGoesThroughAFileWithItsPixels() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-kitty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pixels = (0..<(5 * 3 * 3)).map { UInt8($0 * 5 % 256) }
+        let image = RGBImage(width: 5, height: 3, pixels: pixels)
+        let k = KittyRenderer(fileDirectory: dir)
+        let out = k.draw(image, column: 2, row: 1, cellPixels: (8, 16))
+        #expect(out.hasPrefix("\u{1B}[2;3H\u{1B}_Ga=T,f=24,s=5,v=3,i=1,p=1,z=-1,q=2,C=1,t=t;"))
+        #expect(out.count < 300, "a path, not the pixels")
+        let b64 = try #require(out.split(separator: ";").last.map { String($0.dropLast(2)) })
+        let path = try #require(Data(base64Encoded: b64).map { String(decoding: $0, as: UTF8.self) })
+        #expect(path.hasPrefix(dir + "/tty-graphics-protocol-scrub-"), "kitty deletes files named so, in a temporary place")
+        #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == pixels, "the file holds the raw RGB")
+        #expect(!FileManager.default.fileExists(atPath: path + ".part"))
+        // What kitty did not read is removed at the end; pixels go inline when there is no directory.
+        k.removeLeftovers()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(KittyRenderer().draw(image, column: 0, row: 0, cellPixels: (8, 16)).contains(",m=0;"), "inline without files")
+        // A directory that cannot be written: inline, never a broken picture.
+        #expect(KittyRenderer(fileDirectory: "/nonexistent-dir").draw(image, column: 0, row: 0, cellPixels: (8, 16)).contains(",m=0;"))
+    }
+
+    @Test func kittysAnswerToTheFileQuery() {
+        #expect(GraphicsDetection.kittyReadsFiles(["\u{1B}_Gi=32;OK\u{1B}\\", "\u{1B}[?62;c"]))
+        #expect(!GraphicsDetection.kittyReadsFiles(["\u{1B}_Gi=32;EBADF:Failed to open file\u{1B}\\", "\u{1B}[?62;c"]), "over SSH")
+        #expect(!GraphicsDetection.kittyReadsFiles(["\u{1B}[?62;c"]), "no answer")
+        #expect(!GraphicsDetection.kittyReadsFiles(["\u{1B}_Gi=31;OK\u{1B}\\"]), "another query's answer")
+    }
+}
