@@ -83,7 +83,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let env = ProcessInfo.processInfo.environment
         // A forced mode this terminal cannot show would print base64 or escape codes as text: refuse it up front.
         if let forced = options.graphics, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
-        try terminal.enter(mouse: true) { sig in exit(sig == SIGINT ? 130 : 143) }
+        try terminal.enter(mouse: true) { sig in KittyRenderer.removeAllLeftovers(); exit(sig == SIGINT ? 130 : 143) }
         defer { terminal.write(renderer.clear()); terminal.restore(); (renderer as? KittyRenderer)?.removeLeftovers() }
         var choice = options.graphics.map { GraphicsChoice(kind: $0, reason: "forced") }
             ?? GraphicsDetection.choose(env: env, input: 0, output: 1)

@@ -129,10 +129,13 @@ public struct KittyRenderer: FrameRenderer {
     /// `tty-graphics-protocol`; the process id lets ``removeLeftovers()`` find this process's.
     static var filePrefix: String { "tty-graphics-protocol-scrub-\(getpid())-" }
     private static let fileCount = Atomic<Int>(0)
+    /// The last picture's file and when it was written, until kitty has read (deleted) it.
+    private static let unread = Mutex<(path: String, at: Double)?>(nil)
 
     /// The image as RGB placed at the cell, replacing the previous picture under the same id (nothing deleted first:
     /// no blank between pictures). Through a file: ~100 bytes to the terminal instead of megabytes (at 160×48 cells
-    /// raw RGB is ~5 MB of base64 a frame, zlib-compressed still a third to a tenth of that).
+    /// raw RGB is ~5 MB of base64 a frame, zlib-compressed still a third to a tenth of that); "" (the picture dropped)
+    /// while kitty has not read the last one.
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         // z=-1: under the text, so a label written over the picture (the hover preview's time) shows.
         place(image, column: column, row: row, id: 1, z: -1)
@@ -154,10 +157,22 @@ public struct KittyRenderer: FrameRenderer {
         let at = "\u{1B}[\(row + 1);\(column + 1)H"
         let head = "a=T,f=24,s=\(image.width),v=\(image.height),i=\(id),p=1,z=\(z),q=2,C=1"
         if let dir = fileDirectory {
+            // Paced by kitty itself: while the last picture's file is still there kitty has not read it, and this
+            // picture is dropped (else files would pile up in memory faster than kitty shows them). One kitty never
+            // deletes is given up on after half a second.
+            if id == 1, let last = Self.unread.withLock({ $0 }) {
+                var st = stat()
+                if stat(last.path, &st) == 0 {
+                    if Date().timeIntervalSince1970 - last.at < 0.5 { return "" }
+                    unlink(last.path)
+                }
+            }
             // A file kitty reads and deletes (written whole, then renamed: never read half-written).
             let n = Self.fileCount.add(1, ordering: .relaxed).newValue
             let path = "\(dir)/\(Self.filePrefix)\(n).rgb"
             if (try? FileIO.replace(path, with: image.pixels, temporary: path + ".part", mode: 0o600, durability: .none)) != nil {
+                if id == 1 { Self.unread.withLock { $0 = (path, Date().timeIntervalSince1970) } }
+                Self.directoriesUsed.withLock { _ = $0.insert(dir) }
                 return at + "\u{1B}_G\(head),t=t;\(Data(path.utf8).base64EncodedString())\u{1B}\\"
             }
         }
@@ -179,9 +194,20 @@ public struct KittyRenderer: FrameRenderer {
 
     /// Removes picture files of this process kitty has not read (written just before quitting).
     public func removeLeftovers() {
-        guard let dir = fileDirectory, let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
-        for name in names where name.hasPrefix(Self.filePrefix) { unlink("\(dir)/\(name)") }
+        guard let dir = fileDirectory else { return }
+        Self.removeLeftovers(in: dir)
     }
+
+    /// Removes this process's unread picture files from every directory pictures went to (on a signal, before exit).
+    public static func removeAllLeftovers() {
+        for dir in directoriesUsed.withLock({ $0 }) { removeLeftovers(in: dir) }
+    }
+
+    private static func removeLeftovers(in dir: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for name in names where name.hasPrefix(filePrefix) { unlink("\(dir)/\(name)") }
+    }
+    private static let directoriesUsed = Mutex<Set<String>>([])
 
     /// Deletes the placed images (the picture and the overlay).
     public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\\u{1B}_Ga=d,d=i,i=2,q=2\u{1B}\\" }

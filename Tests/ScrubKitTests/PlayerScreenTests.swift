@@ -275,6 +275,11 @@ import Testing
         #expect(path.hasPrefix(dir + "/tty-graphics-protocol-scrub-"), "kitty deletes files named so, in a temporary place")
         #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == pixels, "the file holds the raw RGB")
         #expect(!FileManager.default.fileExists(atPath: path + ".part"))
+        // Paced by kitty: while that file is unread the next picture is dropped; once kitty took it, it goes.
+        #expect(k.draw(image, column: 2, row: 1, cellPixels: (8, 16)) == "", "kitty has not read the last picture")
+        #expect(!k.drawOverlay(image, column: 2, row: 1, cellPixels: (8, 16)).isEmpty, "(the small hover picture always goes)")
+        unlink(path)
+        #expect(k.draw(image, column: 2, row: 1, cellPixels: (8, 16)).contains(",t=t;"))
         // What kitty did not read is removed at the end; pixels go inline when there is no directory.
         k.removeLeftovers()
         #expect(!FileManager.default.fileExists(atPath: path))
