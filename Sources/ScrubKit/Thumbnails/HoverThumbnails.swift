@@ -52,6 +52,8 @@ public final class HoverThumbnails: Sendable {
         var decoded = 0
         /// Counts requests: an answer decoded for an older one is kept but not shown.
         var requests = 0
+        /// A picture is being decoded.
+        var serving = false
     }
     private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
@@ -78,7 +80,9 @@ public final class HoverThumbnails: Sendable {
                 s.entries[i].lastUse = s.uses
                 if s.newest?.requested != time || s.newest?.thumbnail.actualTime != s.entries[i].thumbnail.actualTime {
                     s.serial += 1
-                    s.newest = Answer(requested: time, thumbnail: s.entries[i].thumbnail, serial: s.serial)
+                    var shown = s.entries[i].thumbnail
+                    shown.requestedTime = time
+                    s.newest = Answer(requested: time, thumbnail: shown, serial: s.serial)
                 }
                 s.pending = nil
                 return false
@@ -102,8 +106,8 @@ public final class HoverThumbnails: Sendable {
     /// The latest finished answer (for the newest request once it is ready; until then the one before).
     public var newest: Answer? { state.withLock { $0.newest } }
 
-    /// Whether a request is waiting for its picture.
-    public var isBusy: Bool { state.withLock { $0.pending != nil } }
+    /// Whether a request is waiting for its picture or one is being decoded.
+    public var isBusy: Bool { state.withLock { $0.pending != nil || $0.serving } }
 
     /// Why no picture can come (the file has no video, cannot be opened): set once the thread found out.
     public var failure: MediaError? { state.withLock { $0.failure } }
@@ -129,14 +133,10 @@ public final class HoverThumbnails: Sendable {
 
     /// What lives on the thread only: the decoder and its scaler.
     private final class Worker {
-        let path: String
-        let maximumSize: MaximumSize
         var extractor: FrameExtractor? = nil
         let scaler = Scaler()
         var generator: ThumbnailGenerator
         init(path: String, maximumSize: MaximumSize) {
-            self.path = path
-            self.maximumSize = maximumSize
             generator = ThumbnailGenerator(path: path)
             generator.maximumSize = maximumSize
             generator.setFastest()
@@ -148,10 +148,11 @@ public final class HoverThumbnails: Sendable {
         if wake.wait(timeout: .now() + 0.5) == .timedOut { return state.withLock { !$0.closed } }
         guard let (time, serial) = state.withLock({ s -> (MediaTime, Int)? in
             if s.closed { return nil }
-            defer { s.pending = nil }
+            defer { s.serving = s.pending != nil; s.pending = nil }
             return (s.pending ?? .invalid, s.requests)
         }) else { return false }
         guard time.isNumeric else { return true }   // (answered from the kept pictures meanwhile)
+        defer { state.withLock { $0.serving = false } }
         do {
             if worker.extractor == nil { worker.extractor = try HoverThumbnails.open(path, maximumSize: maximumSize) }
             guard let extractor = worker.extractor else { return false }
