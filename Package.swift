@@ -26,8 +26,10 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // libwebp: WebP stills decoded straight to the output size, and the first frame of animated WebP.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp libwebpdemux libwebpmux", providers: [.apt(["libwebp-dev"])]),
-        // libheif: HEIF/HEIC stills (phone photos), embedded thumbnails as shrink-on-load.
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libheif: HEIF/HEIC stills (phone photos), embedded thumbnails as shrink-on-load. Loaded at run time like
+        // FFmpeg (heif_loader.c; headers from libheif-dev): it brings four video codecs' libraries, which no other
+        // command should map.
+        .target(name: "CHeif", linkerSettings: [.linkedLibrary("dl")]),
         // zlib: CRC-32 of cache entries and PNG text chunks.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libmd: MD5 of URIs for the desktop's thumbnail cache (a cache hit then maps no FFmpeg library).

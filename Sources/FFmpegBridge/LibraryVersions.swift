@@ -44,13 +44,14 @@ public enum LibraryVersions {
     /// libwebp's decoder version, as found at run time.
     public static var webp: String { dotted(UInt32(WebPGetDecoderVersion())) }
 
-    /// libheif's version, as found at run time.
-    public static var heif: String { String(cString: heif_get_version()) }
+    /// libheif's version, as found at run time; nil when it is not installed.
+    public static var heif: String? { scrub_heif_version().map { String(cString: $0) } }
+
+    /// Why libheif cannot be used (not installed), or nil.
+    public static var heifMissing: String? { scrub_heif_missing().map { String(cString: $0) } }
 
     /// Whether libheif has a decoder for HEVC (HEIC stills) and for AV1 (AVIF stills): plugins, not always there.
-    public static var heifDecoders: (hevc: Bool, av1: Bool) {
-        (heif_have_decoder_for_format(heif_compression_HEVC) != 0, heif_have_decoder_for_format(heif_compression_AV1) != 0)
-    }
+    public static var heifDecoders: (hevc: Bool, av1: Bool) { (scrub_heif_has_decoder(0) != 0, scrub_heif_has_decoder(1) != 0) }
 
     /// zlib's version, as found at run time.
     public static var zlib: String { String(cString: zlibVersion()) }

@@ -70,7 +70,8 @@ public struct ComponentReport: Sendable {
         let libraries = [
             Library(name: "libjpeg-turbo", version: LibraryVersions.jpegTurbo, role: "JPEG stills (DCT-scaled) and JPEG output"),
             Library(name: "libwebp", version: LibraryVersions.webp, role: "WebP stills"),
-            Library(name: "libheif", version: LibraryVersions.heif, role: "HEIC and AVIF stills"),
+            Library(name: "libheif", version: LibraryVersions.heif, file: "libheif.so.1", problem: LibraryVersions.heifMissing,
+                    role: "HEIC and AVIF stills"),
             Library(name: "zlib", version: LibraryVersions.zlib, role: "checksums of cache entries and PNG text"),
             Library(name: "FreeType", version: TextLibraries.freeType, role: "text on contact sheets and charts"),
             Library(name: "fontconfig", version: TextLibraries.fontconfig, role: "finding fonts"),

@@ -8,6 +8,10 @@ struct HEIFStillDecoder: StillDecoder {
     func recognizes(_ head: [UInt8]) -> Bool { ImageHeader.isHEIF(head) }
 
     func thumbnail(path: String, head: [UInt8], request: StillRequest) throws -> StillPicture? {
+        // Without libheif a HEIC has no reader at all (FFmpeg 5.1 has none; AVIF goes on to FFmpeg's).
+        if let missing = LibraryVersions.heifMissing, !ImageHeader.isAVIF(head) {
+            throw MediaError(.unsupported, path: path, "a HEIF image, and \(missing) (Debian: apt-get install libheif1)")
+        }
         guard let heif = HEIFPicture(path: path), heif.width > 0, heif.height > 0 else { return nil }
         let (w, h) = (heif.width, heif.height)
         if w * h > request.pixelLimit { throw MediaError.overPixelLimit(path, width: w, height: h, limit: request.pixelLimit) }
