@@ -22,17 +22,17 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         public init() {}
     }
 
-    private let path: String
+    let path: String
     private let options: Options
     private let terminal = RawTerminal()
     private let player: Player
     private var renderer: FrameRenderer = NoGraphicsRenderer()
-    private var composer: PlayerFrameComposer!
+    var composer: PlayerFrameComposer!
     private let events = Locked<[InputEvent]>([])
     private let quit = Atomic<Bool>(false)
     private let resized = Atomic<Bool>(true)
     private var exact: Bool
-    private var layout = PlayerLayout(columns: 80, rows: 24)
+    var layout = PlayerLayout(columns: 80, rows: 24)
     private var cellPixels = (w: 8, h: 16)
     private var lastStatus = ""
     private var lastKeyAt = 0.0
@@ -52,12 +52,12 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     private var soundNoticeUntil = 0.0
     private var soundProblemSeen: String? = nil
     /// The loudness strip's buckets as the background scan delivers them, and how many had arrived when last drawn.
-    private let loudness = Locked(LoudnessStrip(count: PlayerApp.loudnessBuckets))
-    private var loudnessDrawn = -1
+    let loudness = Locked(LoudnessStrip(count: PlayerApp.loudnessBuckets))
+    var loudnessDrawn = -1
     /// For a file with only sound (no picture, no cover): what the big loudness picture last showed (buckets
     /// measured, played columns).
-    private var tallDrawn: (measured: Int, played: Int)? = nil
-    private var loudnessScan: Task<Void, Never>? = nil
+    var tallDrawn: (measured: Int, played: Int)? = nil
+    var loudnessScan: Task<Void, Never>? = nil
     /// Buckets over the whole timeline (columns take the loudest of theirs).
     static let loudnessBuckets = 1000
     /// Hover previews: pictures from a second decoder (nil without video or graphics), where the pointer is over the
@@ -65,6 +65,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     private var hover: HoverThumbnails? = nil
     private var hoverPreview = HoverPreview()
     private var lastImage: RGBImage? = nil
+    private var lastImageUnpainted = false
 
     /// A player app for `path`; nothing happens until ``run()``.
     public init(path: String, options: Options) {
@@ -296,27 +297,6 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
 
     // MARK: - Drawing
 
-    /// Measures the sound's loudness over the whole file in the background (its own decoder, audio only); the strip
-    /// fills in as buckets arrive.
-    private func startLoudnessScan() {
-        let strip = loudness, path = self.path
-        loudnessScan = Task.detached(priority: .utility) {
-            for await bucket in Loudness.buckets(of: path, count: PlayerApp.loudnessBuckets) {
-                strip.withLock { $0.set(bucket.index, peak: bucket.peak) }
-            }
-        }
-        layout.hasLoudnessStrip = layout.rows >= 6
-    }
-
-    /// The strip's row, when it changed since last drawn (new buckets, a resize).
-    private func loudnessRow() -> String {
-        guard layout.hasLoudnessStrip else { return "" }
-        let (strip, measured) = loudness.withLock { ($0, $0.measured) }
-        guard measured != loudnessDrawn else { return "" }
-        loudnessDrawn = measured
-        return "\u{1B}[\(layout.loudnessRow + 1);\(layout.bar.origin + 1)H" + strip.render(bar: layout.bar, color: composer.color)
-    }
-
     /// The sound's part of the status line: the volume, "muted", or why there is no sound (in full for 5 s).
     private func soundLabel(now: Double) -> String {
         let s = player.soundStatus
@@ -328,18 +308,6 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let level = (s.streamCount > 1 ? "audio \(s.streamNumber)/\(s.streamCount) " : "")
             + (s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%") + (player.playsScrubSound ? "" : ", scrub sound off")
         return level
-    }
-
-    /// The big loudness picture of a file with only sound, when the measured buckets or the played part changed.
-    private func loudnessPicture(_ info: PlayerMediaInfo?, fraction: Double) -> String {
-        guard let info, !info.hasVideo, loudnessScan != nil, layout.pictureRows >= 2 else { return "" }
-        let (strip, measured) = loudness.withLock { ($0, $0.measured) }
-        let played = Int((max(0, min(1, fraction)) * Double(layout.bar.width)).rounded(.down))
-        guard tallDrawn.map({ $0.measured != measured || $0.played != played }) ?? true else { return "" }
-        tallDrawn = (measured, played)
-        // (A margin row above and below: the picture area's middle rows.)
-        let rows = max(1, layout.pictureRows - 2)
-        return strip.renderTall(bar: layout.bar, top: (layout.pictureRows - rows) / 2, rows: rows, played: fraction, color: composer.color)
     }
 
     /// The hover box for the pointer at `pointerColumn`; label only without `pictures`.
@@ -363,8 +331,12 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         if renderer.kind != .none, now - lastPictureAt >= lastPictureCost, let frame = player.frameForDisplay() {
             lastImage = frame.image
             picture = composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
-        } else if hoverPlan.needsPicture, let image = lastImage {
-            picture = composer.paint(image, geometry: g, cellPixels: cellPixels)   // what the preview covered
+            lastImageUnpainted = picture.isEmpty
+        } else if hoverPlan.needsPicture || lastImageUnpainted, let image = lastImage {
+            // What the preview covered, or a picture the renderer put off (kitty had not read the one before: paused,
+            // no later frame would ever bring it).
+            picture = composer.paint(image, geometry: g, cellPixels: cellPixels)
+            lastImageUnpainted = picture.isEmpty
         }
         let overlay = hoverPreview.draw(painted: !picture.isEmpty, renderer: renderer, cellPixels: cellPixels, color: composer.color)
         if renderer.kind == .kitty {
