@@ -63,6 +63,9 @@ final class FrameExtractor {
     /// Cancellation hook, checked between frames.
     var isCancelled: @Sendable () -> Bool = { false }
 
+    /// How far before the time an exact request seeks in MPEG-PS (see ``VideoSource/searchesByTimestamp``).
+    static let timestampSearchLead = MediaTime(value: 2, timescale: 1)
+
     /// Distance beyond which, without a container index, jumping ahead is cheaper as a seek than decoding forward.
     static let forwardDecodeLimit = MediaTime(value: 3, timescale: 1)
 
@@ -208,10 +211,14 @@ final class FrameExtractor {
     // MARK: - Exact path
 
     private func exactFrame(at time: MediaTime) throws -> Found {
-        if !state.isPositioned || mustSeek(for: time) { try seek(to: time) }
+        // MPEG-PS seeks by a timestamp search that lands just before the time, on any packet: decoding starts at the
+        // next keyframe, nearly always past the time, and the back-off below seeks again (twice for 2 s GOPs). Start
+        // 2 s earlier at once: a DVD's GOPs are half a second, and MPEG-2 decodes cheaply.
+        let lead = source.searchesByTimestamp ? FrameExtractor.timestampSearchLead : .zero
+        if !state.isPositioned || mustSeek(for: time) { try seek(to: time - lead) }
         reader.skipTarget = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity)
         defer { reader.skipTarget = nil }
-        var retreat = MediaTime(value: 1, timescale: 1)
+        var retreat = MediaTime.maximum(MediaTime(value: 1, timescale: 1), lead.multiplied(by: 2))
         var framesSinceSeek = 0
         /// Seeks further back (1, 2, 4, 8 s before the time) while that budget lasts; false when it is spent.
         func backOff() throws -> Bool {

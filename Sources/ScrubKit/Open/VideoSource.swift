@@ -16,6 +16,9 @@ final class VideoSource {
     let start: MediaTime
     /// Length of the timeline; invalid when unknown.
     let duration: MediaTime
+    /// MPEG-PS (DVD VOBs, broadcast recordings): no index, and FFmpeg's seek is a search by timestamp that lands on any
+    /// packet before the time, not a keyframe. (MPEG-TS's search looks for keyframes: it lands right.)
+    var searchesByTimestamp: Bool { facts.container == "mpeg" }
 
     /// Opens `path` at the front door (``MediaOpener/open(_:_:head:)``, lean probing) and picks its video stream:
     /// see ``init(_:pixelLimit:allowsCoverArt:)``. `head`: the file's first bytes when the caller already read them.
