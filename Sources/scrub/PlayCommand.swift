@@ -30,7 +30,10 @@ enum PlayCommand {
         Home/End · [/] slower/faster · e exact seeks on/off · m mute · / and * volume down/up · a scrub sound on/off · # next audio stream ·
         PgUp/PgDn previous/next chapter (ticks on the bar; the status line names the chapter) · q, Esc or Ctrl-C quit.
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
-        Mouse: click or drag on the bar to seek.
+        Mouse: click or drag on the bar to seek; hovering over it shows a small picture of the time under the pointer
+        (from a second decoder: playback goes on untouched).
+        kitty on the same machine gets its pictures through files in /dev/shm (SCRUB_KITTY_TRANSFER=direct: in the
+        escape codes, as over SSH).
         Sound goes to the PulseAudio server (PipeWire desktops serve the same protocol) and leads the clock while it
         plays, at 0.25× to 4× with its pitch kept (libavfilter's atempo); while seeking and without a server (over
         SSH, say) the picture plays silently on the system clock and the status line says why. Paused, each place a scrub lands on (dragging,
