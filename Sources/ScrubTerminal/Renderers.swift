@@ -210,7 +210,7 @@ public struct KittyRenderer: FrameRenderer {
     private static let directoriesUsed = Mutex<Set<String>>([])
 
     /// Deletes the placed images (the picture and the overlay).
-    public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\\u{1B}_Ga=d,d=i,i=2,q=2\u{1B}\\" }
+    public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\" + clearOverlay() }
 }
 
 /// iTerm2 inline images (also WezTerm, Konsole, VS Code): a PNG in OSC 1337.

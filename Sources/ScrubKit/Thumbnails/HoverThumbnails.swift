@@ -187,10 +187,7 @@ public final class HoverThumbnails: Sendable {
         let source = try VideoSource(path: path, pixelLimit: MediaInspector.defaultPixelLimit)
         guard !source.isStill else { throw MediaError(.noVideo, path: path, "a still picture: nothing to preview along a timeline") }
         let extractor = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
-        let facts = source.stream
-        let display = VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
-        let out = maximumSize.fit(width: display.0, height: display.1)
-        extractor.decoder.skipsLoopFilter = out.0 > 0 && out.1 > 0 && facts.width >= 4 * out.0 && facts.height >= 4 * out.1
+        extractor.skipsLoopFilter(shrinkingTo: maximumSize)
         return extractor
     }
 

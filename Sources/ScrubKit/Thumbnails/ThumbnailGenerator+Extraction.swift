@@ -13,11 +13,7 @@ extension ThumbnailGenerator {
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
         extractor.isCancelled = isCancelled
         extractor.lastReturned = after
-        if allowsFastDecoding && !source.isStill {
-            let display = VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
-            let out = maximumSize.fit(width: display.0, height: display.1)
-            extractor.decoder.skipsLoopFilter = out.0 > 0 && out.1 > 0 && facts.width >= 4 * out.0 && facts.height >= 4 * out.1
-        }
+        if allowsFastDecoding && !source.isStill { extractor.skipsLoopFilter(shrinkingTo: maximumSize) }
         let scaler = Scaler()
         var cache: (time: MediaTime, thumb: Thumbnail)? = nil
         for (k, r) in requests.enumerated() {
