@@ -24,7 +24,9 @@ public final class Demuxer {
     ///   `max_pixels`), so a forged 12288×12288 stream is never decoded (or allocated) just to learn its format.
     /// - Parameter refusesOversized: with `maxPixels`, a video stream whose container header already declares more
     ///   pixels is refused before any probing (``PictureTooLarge``), so no decoder is opened for it at all.
-    public init(path: String, probesStills: Bool, maxPixels: Int = 0, refusesOversized: Bool = false) throws {
+    /// - Parameter probes: false to stop at the container's header (nothing read or decoded beyond it): what it says
+    ///   is all there is, so the pixel format, a bitstream's own tags and timings the probe would estimate stay unknown.
+    public init(path: String, probesStills: Bool, maxPixels: Int = 0, refusesOversized: Bool = false, probes: Bool = true) throws {
         self.path = path
         let isURL = Demuxer.isURL(path)
         let target: String
@@ -107,7 +109,7 @@ public final class Demuxer {
                 if w > 0, h > 0, w * h > maxPixels { throw PictureTooLarge(width: w, height: h) }
             }
         }
-        if probesStills || !isStillFormat {
+        if probes && (probesStills || !isStillFormat) {
             let count = Int(ctx.pointee.nb_streams)
             var perStream = [OpaquePointer?](repeating: nil, count: count)
             if maxPixels > 0 {

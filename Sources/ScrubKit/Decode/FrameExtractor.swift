@@ -107,6 +107,18 @@ final class FrameExtractor {
         decoder.skipsLoopFilter = out.0 > 0 && out.1 > 0 && facts.width >= 4 * out.0 && facts.height >= 4 * out.1
     }
 
+    /// Takes a keyframe another decoder of the same file found (``EarlyKeyframe``) as if this one had decoded it: a
+    /// fastest-mode request at a time it is proven to answer (from `time` through `validThrough`) is served from it,
+    /// decoding nothing; any other request decodes as usual.
+    func adopt(keyframe frame: Frame, at time: MediaTime, validThrough: MediaTime) {
+        last.frame.take(from: frame)
+        last.time = time
+        peek.time = nil
+        lastKeyframeReturned = time
+        lastKeyframeValidThrough = validThrough
+        state = .unpositioned
+    }
+
     /// The frame for `time` within `[time − before, time + after]` per the policies above.
     func frame(at time: MediaTime, toleranceBefore before: MediaTime, toleranceAfter after: MediaTime) throws -> Found {
         let found = try locate(time, before, after)

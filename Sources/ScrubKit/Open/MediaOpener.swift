@@ -18,6 +18,9 @@ enum MediaOpener {
         case lean(pixelLimit: Int)
         /// The same file again, stills not probed, after a decoder refused shrink-on-load (image2 cannot rewind).
         case again
+        /// The container's header alone, nothing probed (``EarlyKeyframe``: an MP4/MOV header holds the sizes, times
+        /// and keyframe index a fastest-mode picture needs), with `.lean`'s pixel limit.
+        case headerOnly(pixelLimit: Int)
     }
 
     /// A clear error if `path` is missing, a directory or unreadable; nil when it can be opened.
@@ -65,9 +68,10 @@ enum MediaOpener {
         if let problem = checkReadable(path) { throw problem }
         let head = head ?? self.head(path)
         let headerSize: (width: Int, height: Int)?
-        if case .lean(let limit) = probing {
+        switch probing {
+        case .lean(let limit), .headerOnly(let limit):
             headerSize = try checkHeader(path, head: head, pixelLimit: limit)
-        } else {
+        case .full, .again:
             headerSize = head.flatMap(ImageHeader.dimensions(bytes:))
         }
         let demuxer = try demux(path, probing)
@@ -85,9 +89,11 @@ enum MediaOpener {
         switch probing {
         case .full(let limit):
             do { return try Demuxer(path: path, maxPixels: limit) } catch { throw MediaError.opening(path, error) }
-        case .lean(let limit):
+        case .lean(let limit), .headerOnly(let limit):
             do {
-                return try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true)
+                let probes: Bool
+                if case .headerOnly = probing { probes = false } else { probes = true }
+                return try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true, probes: probes)
             } catch let big as Demuxer.PictureTooLarge {
                 throw MediaError.overPixelLimit(path, width: big.width, height: big.height, limit: limit)
             } catch {

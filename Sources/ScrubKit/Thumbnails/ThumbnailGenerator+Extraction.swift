@@ -6,14 +6,18 @@ import MediaTime
 /// frames scored around a time), made into thumbnails at the output size.
 extension ThumbnailGenerator {
     /// Serves `requests` (ascending) from `source` with one decoder.
-    /// `after`: the latest time already served by another decoder (results never go back before it).
+    /// `after`: the latest time already served by another decoder (results never go back before it). `early`: a
+    /// keyframe being looked for on another core (taken when it is of this stream).
     func serve(_ requests: [Request], source: VideoSource, threading: DecoderThreading, lowres: Int, after: MediaTime = .invalid,
-               isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+               early: EarlyKeyframe? = nil, isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         let facts = source.stream
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
         extractor.isCancelled = isCancelled
         extractor.lastReturned = after
         if allowsFastDecoding && !source.isStill { extractor.skipsLoopFilter(shrinkingTo: maximumSize) }
+        if !source.isStill, let e = early?.wait(), e.streamIndex == facts.index, e.timeBase == extractor.decoder.timeBase {
+            extractor.adopt(keyframe: e.frame, at: e.time, validThrough: e.validThrough)
+        }
         let scaler = Scaler()
         var cache: (time: MediaTime, thumb: Thumbnail)? = nil
         for (k, r) in requests.enumerated() {

@@ -17,6 +17,14 @@ extension ThumbnailGenerator {
             for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(still.thumbnail))) }
             return
         }
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let keyframesOnly = requestedTimeToleranceBefore.isPositiveInfinity
+        // One fastest-mode picture: its keyframe is looked for on the other core while the file is probed.
+        let early = allowsParallelDecoding && keyframesOnly && !selectsRepresentativeFrames && fixedTimes?.count == 1
+            ? EarlyKeyframe.start(EarlyKeyframe.Request(path: path, time: fixedTimes![0], toleranceAfter: requestedTimeToleranceAfter,
+                                                        pixelLimit: pixelLimit, maximumSize: maximumSize,
+                                                        skipsLoopFilter: allowsFastDecoding, cores: cores), head: head)
+            : nil
         let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true, head: head)
         let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
                                                 sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)
@@ -35,9 +43,7 @@ extension ThumbnailGenerator {
         let lowres = source.isStill && allowsShrinkOnLoad ? ThumbnailGenerator.lowresFactor(width: facts.width, height: facts.height,
                                                                      display: display, maximumSize: maximumSize,
                                                                      maxLowres: Decoder.maxLowres(demuxer: source.demuxer, streamIndex: facts.index)) : 0
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let bigFrames = facts.width * facts.height >= 3840 * 2160   // 4K and up: no frame threads (each holds frames)
-        let keyframesOnly = requestedTimeToleranceBefore.isPositiveInfinity
 
         // Resolve, then serve in ascending time order.
         var resolved: [(Int, TimeExpression, Result<MediaTime, MediaError>)] = []
@@ -77,7 +83,7 @@ extension ThumbnailGenerator {
             }
             return
         }
-        try serve(ordered, source: source, threading: threading, lowres: lowres, isCancelled: isCancelled, deliver: deliver)
+        try serve(ordered, source: source, threading: threading, lowres: lowres, early: early, isCancelled: isCancelled, deliver: deliver)
     }
 
     /// The settings a still decoder needs.

@@ -31,8 +31,9 @@ public struct ThumbnailGenerator: Sendable {
     /// reduction keeps — a mean difference under 1/255 for 1080p → 320 px, 29 frames into a GOP — so the default
     /// is on; turn it off for bit-exact reference renders.
     public var allowsFastDecoding = true
-    /// Video, several exact times: decode two halves of the timeline at once with two decoders (on by default on
-    /// multi-core machines). Turn it off when files are already processed in parallel (batch jobs).
+    /// Video: use a second core — several exact times decode two halves of the timeline at once with two decoders,
+    /// and a single fastest-mode picture of an MP4/MOV is looked for while the file is still being probed (on by
+    /// default on multi-core machines). Turn it off when files are already processed in parallel (batch jobs).
     public var allowsParallelDecoding = true
     /// Refuse pictures above this many pixels, before allocating (default ``MediaInspector/defaultPixelLimit``).
     public var pixelLimit: Int = MediaInspector.defaultPixelLimit
