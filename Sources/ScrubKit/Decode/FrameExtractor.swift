@@ -51,7 +51,7 @@ final class FrameExtractor {
     }
 
     /// The time of the last picture the keyframe path produced (still held in `last` if nothing else came since).
-    private var lastKeyframeReturned: MediaTime = .invalid
+    private(set) var lastKeyframeReturned: MediaTime = .invalid
     /// The latest time for which that keyframe is still the last one at or before (what the packet scan proved).
     private(set) var lastKeyframeValidThrough: MediaTime = .invalid
     /// The presentation time of the last picture handed out. Set before the first request when another decoder has
@@ -107,7 +107,7 @@ final class FrameExtractor {
         decoder.skipsLoopFilter = out.0 > 0 && out.1 > 0 && facts.width >= 4 * out.0 && facts.height >= 4 * out.1
     }
 
-    /// Takes a keyframe another decoder of the same file found (``EarlyKeyframe``) as if this one had decoded it: a
+    /// Takes a keyframe another decoder of the same file found (``EarlyFrame``) as if this one had decoded it: a
     /// fastest-mode request at a time it is proven to answer (from `time` through `validThrough`) is served from it,
     /// decoding nothing; any other request decodes as usual.
     func adopt(keyframe frame: Frame, at time: MediaTime, validThrough: MediaTime) {

@@ -18,8 +18,8 @@ enum MediaOpener {
         case lean(pixelLimit: Int)
         /// The same file again, stills not probed, after a decoder refused shrink-on-load (image2 cannot rewind).
         case again
-        /// The container's header alone, nothing probed (``EarlyKeyframe``: an MP4/MOV header holds the sizes, times
-        /// and keyframe index a fastest-mode picture needs), with `.lean`'s pixel limit.
+        /// The container's header alone, nothing probed (``EarlyFrame``: an MP4/MOV header holds the sizes, times and
+        /// index a picture needs), with `.lean`'s pixel limit.
         case headerOnly(pixelLimit: Int)
     }
 

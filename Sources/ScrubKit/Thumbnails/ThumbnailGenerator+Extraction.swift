@@ -6,17 +6,24 @@ import MediaTime
 /// frames scored around a time), made into thumbnails at the output size.
 extension ThumbnailGenerator {
     /// Serves `requests` (ascending) from `source` with one decoder.
-    /// `after`: the latest time already served by another decoder (results never go back before it). `early`: a
-    /// keyframe being looked for on another core (taken when it is of this stream).
+    /// `after`: the latest time already served by another decoder (results never go back before it). `early`: the
+    /// picture for the one request, looked for on another core (taken where it answers it).
     func serve(_ requests: [Request], source: VideoSource, threading: DecoderThreading, lowres: Int, after: MediaTime = .invalid,
-               early: EarlyKeyframe? = nil, isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+               early: EarlyFrame? = nil, isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
         let facts = source.stream
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
         extractor.isCancelled = isCancelled
         extractor.lastReturned = after
         if allowsFastDecoding && !source.isStill { extractor.skipsLoopFilter(shrinkingTo: maximumSize) }
-        if !source.isStill, let e = early?.wait(), e.streamIndex == facts.index, e.timeBase == extractor.decoder.timeBase {
-            extractor.adopt(keyframe: e.frame, at: e.time, validThrough: e.validThrough)
+        var earlyFound: FrameExtractor.Found? = nil
+        if !source.isStill, requests.count == 1,
+           let e = early?.answer(for: requests[0].time, streamIndex: facts.index, timeBase: extractor.decoder.timeBase,
+                                 keyframesOnly: requestedTimeToleranceBefore.isPositiveInfinity) {
+            if e.keyframeValidThrough.isValid {
+                extractor.adopt(keyframe: e.frame, at: e.time, validThrough: e.keyframeValidThrough)
+            } else {
+                earlyFound = FrameExtractor.Found(frame: e.frame, time: e.time, reused: false, containsTime: e.containsTime)
+            }
         }
         let scaler = Scaler()
         var cache: (time: MediaTime, thumb: Thumbnail)? = nil
@@ -45,8 +52,8 @@ extension ThumbnailGenerator {
                     deliver(ThumbnailResult(index: r.index, request: r.expression, result: .success(thumb)))
                     continue
                 }
-                let found = try extractor.frame(at: r.time, toleranceBefore: requestedTimeToleranceBefore,
-                                                toleranceAfter: requestedTimeToleranceAfter)
+                let found = try earlyFound ?? extractor.frame(at: r.time, toleranceBefore: requestedTimeToleranceBefore,
+                                                              toleranceAfter: requestedTimeToleranceAfter)
                 var thumb: Thumbnail
                 if let c = cache, (found.reused || source.isStill) && c.time == found.time {
                     thumb = c.thumb

@@ -19,12 +19,13 @@ extension ThumbnailGenerator {
         }
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let keyframesOnly = requestedTimeToleranceBefore.isPositiveInfinity
-        // One fastest-mode picture: its keyframe is looked for on the other core while the file is probed.
-        let early = allowsParallelDecoding && keyframesOnly && !selectsRepresentativeFrames && fixedTimes?.count == 1
-            ? EarlyKeyframe.start(EarlyKeyframe.Request(path: path, time: fixedTimes![0], toleranceAfter: requestedTimeToleranceAfter,
-                                                        pixelLimit: pixelLimit, maximumSize: maximumSize,
-                                                        skipsLoopFilter: allowsFastDecoding, cores: cores), head: head)
+        // One picture: it is looked for on the other core while the file is probed (EarlyFrame).
+        let early = allowsParallelDecoding && !selectsRepresentativeFrames && fixedTimes?.count == 1
+            ? EarlyFrame.start(EarlyFrame.Request(path: path, time: fixedTimes![0], toleranceBefore: requestedTimeToleranceBefore,
+                                                  toleranceAfter: requestedTimeToleranceAfter, pixelLimit: pixelLimit,
+                                                  maximumSize: maximumSize, skipsLoopFilter: allowsFastDecoding, cores: cores), head: head)
             : nil
+        defer { early?.cancel() }   // (whatever happens here, the other core stops at its next frame)
         let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true, head: head)
         let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
                                                 sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)

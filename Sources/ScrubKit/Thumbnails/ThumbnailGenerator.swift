@@ -32,7 +32,7 @@ public struct ThumbnailGenerator: Sendable {
     /// is on; turn it off for bit-exact reference renders.
     public var allowsFastDecoding = true
     /// Video: use a second core — several exact times decode two halves of the timeline at once with two decoders,
-    /// and a single fastest-mode picture of an MP4/MOV is looked for while the file is still being probed (on by
+    /// and a single picture of an MP4/MOV is looked for while the file is still being probed (on by
     /// default on multi-core machines). Turn it off when files are already processed in parallel (batch jobs).
     public var allowsParallelDecoding = true
     /// Refuse pictures above this many pixels, before allocating (default ``MediaInspector/defaultPixelLimit``).

@@ -1,0 +1,119 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// The picture for a single requested time, looked for on another core while the front door still probes the file:
+/// FFmpeg's probe decodes the file's first picture just to learn its pixel format (13–17 ms of a 1080p H.264 clip's
+/// ~90 ms thumbnail), and nothing else could start before it ends.
+///
+/// A second open of the same file reads only its header (``MediaOpener/Probing/headerOnly(pixelLimit:)``): MP4/MOV
+/// only, whose header holds the sizes, times and index a frame needs. It resolves the time and asks its own
+/// ``FrameExtractor`` exactly what the thumbnail's would (the same tolerances and decoding settings). The thumbnail
+/// takes that picture when the probed file agrees — the same stream and time base, and the same resolved time (or,
+/// in the fastest mode, a keyframe proven to still be the last one at or before it:
+/// ``FrameExtractor/adopt(keyframe:at:validThrough:)``) — and otherwise stops it and decodes as it would have.
+/// Not for pictures of 4K and up (two decoders would each hold such frames at once) nor for URLs (a second
+/// connection).
+final class EarlyFrame: Sendable {
+    /// What the other core found.
+    struct Found: @unchecked Sendable {   // unchecked: the frame is handed over once, after its decoder let it go
+        /// The time the header resolved the request to.
+        let target: MediaTime
+        let frame: Frame
+        let time: MediaTime
+        /// The extractor's ``FrameExtractor/Found/containsTime``.
+        let containsTime: Bool
+        /// Fastest mode: the keyframe answers every time from `time` through this one (else invalid).
+        let keyframeValidThrough: MediaTime
+        let streamIndex: Int
+        let timeBase: (num: Int32, den: Int32)
+    }
+
+    /// What to look for, as the thumbnail's own settings say.
+    struct Request: Sendable {
+        var path: String
+        var time: TimeExpression
+        var toleranceBefore: MediaTime
+        var toleranceAfter: MediaTime
+        var pixelLimit: Int
+        var maximumSize: MaximumSize
+        var skipsLoopFilter: Bool
+        var cores: Int
+        /// The fastest mode: only a keyframe is looked for.
+        var keyframesOnly: Bool { toleranceBefore.isPositiveInfinity }
+    }
+
+    private struct State {
+        var target: MediaTime? = nil
+        var found: Found? = nil
+        var cancelled = false
+    }
+    private let state = Locked(State())
+    private let resolved = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts looking on a thread of its own; nil when the file is not a local MP4/MOV (from its first bytes, `head`)
+    /// or there is only one core.
+    static func start(_ request: Request, head: [UInt8]?) -> EarlyFrame? {
+        guard request.cores >= 2, !Demuxer.isURL(request.path), let head, looksLikeMP4(head) else { return nil }
+        let early = EarlyFrame()
+        let thread = Thread {
+            let found = try? early.find(request, head: head)
+            early.state.withLock { $0.found = found }
+            early.resolved.signal()   // (when it gave up before resolving the time)
+            early.finished.signal()
+        }
+        thread.name = "scrub early frame"
+        thread.start()
+        return early
+    }
+
+    /// The picture for `time` (the probed file's resolution of the request) on `streamIndex`/`timeBase`, if the
+    /// other core's answers it; nil otherwise — stopped at once when its time differs and only that time would do.
+    func answer(for time: MediaTime, streamIndex: Int, timeBase: (num: Int32, den: Int32), keyframesOnly: Bool) -> Found? {
+        resolved.wait()
+        resolved.signal()   // (a later call passes at once)
+        if !keyframesOnly, let target = state.withLock({ $0.target }), target != time { cancel() }
+        finished.wait()
+        finished.signal()
+        guard let found = state.withLock({ $0.found }), found.streamIndex == streamIndex, found.timeBase == timeBase,
+              found.target == time || found.keyframeValidThrough.isValid else { return nil }
+        return found
+    }
+
+    /// Stops the other core at its next frame.
+    func cancel() { state.withLock { $0.cancelled = true } }
+
+    private var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// ISO base media (`ftyp`) or an old QuickTime file (its first box `moov`, `mdat`, `wide`, `free` or `skip`).
+    static func looksLikeMP4(_ head: [UInt8]) -> Bool {
+        guard head.count >= 8 else { return false }
+        let box = String(decoding: head[4..<8], as: UTF8.self)
+        return ["ftyp", "moov", "mdat", "wide", "free", "skip"].contains(box)
+    }
+
+    /// The picture for `request` from the file's header alone; nil where that is not the fast way.
+    private func find(_ request: EarlyFrame.Request, head: [UInt8]) throws -> Found? {
+        let opened = try MediaOpener.open(request.path, .headerOnly(pixelLimit: request.pixelLimit), head: head)
+        guard opened.facts.container.hasPrefix("mov,") else { return nil }
+        let source = try VideoSource(opened, pixelLimit: request.pixelLimit)
+        guard !source.isStill, source.stream.width > 0, source.stream.width * source.stream.height < 3840 * 2160 else { return nil }
+        let time = try source.resolve(request.time)
+        state.withLock { $0.target = time }
+        resolved.signal()
+        // The threading the thumbnail's own decoder would have (ThumbnailGenerator.run): the same pictures either way.
+        let threading: DecoderThreading = request.keyframesOnly ? .slice(request.cores) : .frame(request.cores)
+        let extractor = try FrameExtractor(source: source, threading: threading, lowres: 0, pixelLimit: request.pixelLimit)
+        extractor.isCancelled = { [weak self] in self?.isCancelled ?? true }
+        if request.skipsLoopFilter { extractor.skipsLoopFilter(shrinkingTo: request.maximumSize) }
+        let picture = try extractor.frame(at: time, toleranceBefore: request.toleranceBefore, toleranceAfter: request.toleranceAfter)
+        if isCancelled { return nil }
+        let keyframe = request.keyframesOnly && picture.time == extractor.lastKeyframeReturned && extractor.lastKeyframeValidThrough.isValid
+        let frame = try Frame()
+        frame.take(from: picture.frame)
+        return Found(target: time, frame: frame, time: picture.time, containsTime: picture.containsTime,
+                     keyframeValidThrough: keyframe ? extractor.lastKeyframeValidThrough : .invalid,
+                     streamIndex: source.stream.index, timeBase: extractor.decoder.timeBase)
+    }
+}
