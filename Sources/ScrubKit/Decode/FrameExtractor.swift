@@ -12,22 +12,22 @@ import MediaTime
 /// decoded continues forward without re-seeking, so each GOP is decoded at most once. Not thread-safe.
 final class FrameExtractor {
     let source: VideoSource
-    private let reader: FrameReader
+    let reader: FrameReader
     /// Two frame slots: `last` holds the latest decoded frame at or before the current target; `peek` a decoded
     /// frame beyond it, kept for the next target. A slot's time is nil while it holds nothing.
-    private var last: Slot
-    private var peek: Slot
+    private(set) var last: Slot
+    private(set) var peek: Slot
     /// Where the decoder stands: the one piece of state that says whether the next request can decode on.
-    private var state: DecodeState = .unpositioned
+    private(set) var state: DecodeState = .unpositioned
 
     /// A reusable frame and the presentation time of what it holds (nil: empty).
-    private struct Slot {
+    struct Slot {
         var frame: Frame
         var time: MediaTime?
     }
 
     /// The decoder's position relative to the stream.
-    private enum DecodeState: Equatable {
+    enum DecodeState: Equatable {
         /// Not positioned: the next request seeks (before the first request, and after the keyframe path drained the
         /// decoder).
         case unpositioned
@@ -57,9 +57,16 @@ final class FrameExtractor {
     /// The presentation time of the last picture handed out. Set before the first request when another decoder has
     /// served earlier times (the second half of a parallel run), so this one never goes back before them.
     var lastReturned: MediaTime = .invalid
+    /// Packets sent to the decoder since opening (tests).
+    var packetsSent: Int { reader.packetsSent }
     /// Frames decoded since opening (for benchmarks and tests of the no-re-decode promise).
     private(set) var framesDecoded = 0
     private(set) var seeks = 0
+    /// The time the next request will ask for, when known (a batch): an exact request may then stop decoding at the
+    /// first packet past its time and drain the decoder (``FrameReader/drainBound``) where the next one would seek
+    /// anyway (its keyframe comes after that packet), or when there is none (`.positiveInfinity`). Invalid (the
+    /// default: a player decodes on from where it stands): never.
+    var upcoming: MediaTime = .invalid
     /// Cancellation hook, checked between frames.
     var isCancelled: @Sendable () -> Bool = { false }
 
@@ -238,7 +245,16 @@ final class FrameExtractor {
         let lead = source.searchesByTimestamp ? FrameExtractor.timestampSearchLead : .zero
         if !state.isPositioned || mustSeek(for: time) { try seek(to: time - lead) }
         reader.skipTarget = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity)
-        defer { reader.skipTarget = nil }
+        reader.drainBound = drainBound()
+        defer {
+            reader.skipTarget = nil
+            reader.drainBound = nil
+            if reader.drainedEarly {   // (the stream stands past the time: the next request seeks)
+                reader.reset()
+                peek.time = nil
+                state = .unpositioned
+            }
+        }
         var retreat = MediaTime.maximum(MediaTime(value: 1, timescale: 1), lead.multiplied(by: 2))
         var framesSinceSeek = 0
         /// Seeks further back (1, 2, 4, 8 s before the time) while that budget lasts; false when it is spent.
@@ -253,6 +269,11 @@ final class FrameExtractor {
             if isCancelled() { throw MediaError(.cancelled, path: source.path, "cancelled") }
             if peek.time == nil {
                 guard let f = try decodeNext() else {
+                    // Drained at the first packet past the time: every picture presented at or before it came out.
+                    if reader.drainedEarly, let held = last.time {
+                        if lostFramesAfterLast, !state.fromStart, try backOff() { continue }
+                        return Found(frame: last.frame, time: held, reused: false, containsTime: !lostFramesAfterLast)
+                    }
                     state = state.ended
                     if let held = last.time {   // past the last frame: it is the answer if the video is meant to end there
                         let ends = endsWithLastFrame(before: time)
@@ -290,60 +311,6 @@ final class FrameExtractor {
             // at the beginning), or the frames around it do not decode (damaged data).
             return Found(frame: peek.frame, time: next, reused: false, containsTime: state.fromStart && framesSinceSeek == 1)
         }
-    }
-
-    /// Whether the last frame decoded (at `lastTime`, the stream over) is what a time past it shows: it stays on
-    /// screen to the end, unless there is evidence that frames after it exist but could not be read — the container's
-    /// index lists a packet after it, at or before the time (a file cut short: MP4 indexes every sample, by decode
-    /// time, never after its presentation), or packets after it went to the decoder and never came out (damaged).
-    private func endsWithLastFrame(before time: MediaTime) -> Bool {
-        if lastFrameCovers(time) { return true }
-        if lostFramesAfterLast { return false }
-        if let indexed = source.demuxer.indexedPacket(streamIndex: source.stream.index, atOrBefore: time),
-           let held = last.time, indexed > held + nominalFrameDuration.multiplied(byRatio: 1, divisor: 2) {
-            return false
-        }
-        return true
-    }
-
-    /// Whether a packet presented after `lastTime` but at or before the target went to the decoder and its frame never
-    /// came out (frames come out in presentation order): the data there is damaged. Packets without a presentation
-    /// timestamp say nothing.
-    private var lostFramesAfterLast: Bool {
-        let sent = reader.latestDecodedPresentation
-        guard sent != .min, let held = last.time?.pts(timeBase: decoder.timeBase, method: .roundHalfAwayFromZero) else { return false }
-        return sent > held
-    }
-
-    /// Whether `time` (at or after `lastTime`) falls within the display interval of the frame in `last`: its own
-    /// duration (the container's, e.g. MP4's stts, so variable frame rates are right) or, when unknown, a few nominal
-    /// frame durations; with half a frame of slack for rounding. A later time before the next decoded frame means
-    /// frames in between did not decode.
-    private func lastFrameCovers(_ time: MediaTime) -> Bool {
-        let nominal = nominalFrameDuration
-        guard let held = last.time else { return false }
-        let own = decoder.duration(of: last.frame)
-        let span = own.isNumeric && own > .zero ? MediaTime.maximum(own, nominal) + nominal.multiplied(byRatio: 1, divisor: 2)
-                                                : nominal.multiplied(by: 4)
-        return time < held + span
-    }
-
-    /// One frame at the stream's average (else nominal) frame rate; 0.1 s when neither is known.
-    private var nominalFrameDuration: MediaTime {
-        let rate = source.stream.averageFrameRate.num > 0 ? source.stream.averageFrameRate : source.stream.frameRate
-        guard rate.num > 0, rate.den > 0 else { return MediaTime(value: 1, timescale: 10) }
-        return MediaTime(value: Int64(rate.den), timescale: rate.num)
-    }
-
-    /// Whether reaching `time` from the current decode position is better done by seeking.
-    private func mustSeek(for time: MediaTime) -> Bool {
-        if let held = last.time, time < held { return true }
-        if case .ended = state { return last.time.map { time < $0 } ?? true }
-        let position = peek.time ?? last.time ?? source.start
-        if let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) {
-            return keyframe > position
-        }
-        return time - position > FrameExtractor.forwardDecodeLimit
     }
 
     private func seek(to time: MediaTime) throws {

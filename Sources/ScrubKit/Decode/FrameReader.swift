@@ -25,6 +25,17 @@ final class FrameReader {
     /// decoder to decode since the last seek: a frame that should come out. If the frame that comes out at or before
     /// the target is older, the frames in between were lost (damaged data).
     private(set) var latestDecodedPresentation = Int64.min
+    /// With a ``skipTarget``: at the first packet decoded after the target (its decode time is past it, so it and
+    /// everything after it can be neither the answer nor a picture the answer refers to) and presented before this
+    /// bound (`.max`: any), stop reading and drain the decoder instead, so the frames it holds come out without
+    /// decoding any more (the reorder delay would otherwise decode two or three pictures past the answer). The stream
+    /// is then left past the target: ``reset()`` and seek before decoding on. nil: never. Only where decode times
+    /// never pass presentation times (MP4/MOV).
+    var drainBound: Int64? = nil
+    /// Packets handed to the decoder (for tests of what is not decoded).
+    private(set) var packetsSent = 0
+    /// The decoder was drained that way since the last reset.
+    private(set) var drainedEarly = false
 
     init(demuxer: Demuxer, decoder: Decoder) throws {
         self.demuxer = demuxer
@@ -55,7 +66,15 @@ final class FrameReader {
             }
             guard packet.streamIndex == decoder.streamIndex else { continue }
             if keyframesOnly && !packet.isKeyframe { continue }
+            if let bound = drainBound, let target = skipTarget, packet.dts != MediaTime.noTimestamp, packet.dts > target,
+               (packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts) < bound {
+                drainedEarly = true
+                draining = true
+                try decoder.send(nil)
+                continue
+            }
             read += 1
+            packetsSent += 1
             try send(packet)
         }
     }
@@ -177,6 +196,7 @@ final class FrameReader {
 
     /// Forgets decoder state (after a seek or a drain).
     func reset() {
+        drainedEarly = false
         decoder.flush()
         draining = false
         isFinished = false

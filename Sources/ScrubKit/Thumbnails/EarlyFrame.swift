@@ -106,6 +106,7 @@ final class EarlyFrame: Sendable {
         let threading: DecoderThreading = request.keyframesOnly ? .slice(request.cores) : .frame(request.cores)
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: 0, pixelLimit: request.pixelLimit)
         extractor.isCancelled = { [weak self] in self?.isCancelled ?? true }
+        extractor.upcoming = .positiveInfinity   // (the one request)
         if request.skipsLoopFilter { extractor.skipsLoopFilter(shrinkingTo: request.maximumSize) }
         let picture = try extractor.frame(at: time, toleranceBefore: request.toleranceBefore, toleranceAfter: request.toleranceAfter)
         if isCancelled { return nil }

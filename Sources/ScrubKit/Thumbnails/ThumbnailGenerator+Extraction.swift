@@ -52,6 +52,7 @@ extension ThumbnailGenerator {
                     deliver(ThumbnailResult(index: r.index, request: r.expression, result: .success(thumb)))
                     continue
                 }
+                extractor.upcoming = k + 1 < requests.count ? requests[k + 1].time : .positiveInfinity
                 let found = try earlyFound ?? extractor.frame(at: r.time, toleranceBefore: requestedTimeToleranceBefore,
                                                               toleranceAfter: requestedTimeToleranceAfter)
                 var thumb: Thumbnail
