@@ -12,10 +12,12 @@ struct EarlyFrameTests {
     let inf = MediaTime.positiveInfinity
     func t(_ v: Int64, _ s: Int32 = 1) -> MediaTime { MediaTime(value: v, timescale: s) }
 
-    func request(_ time: TimeExpression, path: String? = nil, exact: Bool = false, cores: Int = 2) -> EarlyFrame.Request {
-        EarlyFrame.Request(path: path ?? clip, time: time, toleranceBefore: exact ? .zero : inf, toleranceAfter: exact ? .zero : inf,
-                           pixelLimit: MediaInspector.defaultPixelLimit, maximumSize: .longestSide(320), skipsLoopFilter: true,
-                           cores: cores)
+    /// Starts looking for the fastest-mode (or exact) picture at `time` of `path` (the clip).
+    func start(_ time: TimeExpression, path: String? = nil, exact: Bool = false, cores: Int = 2) -> EarlyFrame? {
+        var g = ThumbnailGenerator(path: path ?? clip)
+        g.requestedTimeToleranceBefore = exact ? .zero : inf
+        g.requestedTimeToleranceAfter = exact ? .zero : inf
+        return EarlyFrame.start(g, at: time, cores: cores, head: MediaOpener.head(path ?? clip))
     }
 
     /// The probed file's video stream: its index and time base.
@@ -26,7 +28,7 @@ struct EarlyFrameTests {
 
     @Test func findsTheKeyframeFromTheHeaderAlone() throws {
         let (index, timeBase) = try probed()
-        let early = try #require(EarlyFrame.start(request(.absolute(t(5))), head: MediaOpener.head(clip)))
+        let early = try #require(start(.absolute(t(5))))
         let found = try #require(early.answer(for: t(5), streamIndex: index, timeBase: timeBase, keyframesOnly: true))
         #expect(found.time == t(4) && found.target == t(5))
         #expect(found.keyframeValidThrough >= t(5) && found.keyframeValidThrough < t(6), "proven through \(found.keyframeValidThrough)")
@@ -34,23 +36,23 @@ struct EarlyFrameTests {
         // Another stream or time base: not taken.
         #expect(early.answer(for: t(5), streamIndex: index + 1, timeBase: timeBase, keyframesOnly: true) == nil)
         // 50 % of the length the header gives: 4 s, whose keyframe also answers 4.5 s (fastest mode).
-        let half = EarlyFrame.start(request(.fraction(numerator: 1, denominator: 2)), head: MediaOpener.head(clip))
+        let half = start(.fraction(numerator: 1, denominator: 2))
         #expect(half?.answer(for: t(9, 2), streamIndex: index, timeBase: timeBase, keyframesOnly: true)?.time == t(4))
     }
 
     @Test func anExactFrameIsTakenOnlyForTheSameTime() throws {
         let (index, timeBase) = try probed()
-        let early = try #require(EarlyFrame.start(request(.absolute(t(11, 2)), exact: true), head: MediaOpener.head(clip)))
+        let early = try #require(start(.absolute(t(11, 2)), exact: true))
         let found = try #require(early.answer(for: t(11, 2), streamIndex: index, timeBase: timeBase, keyframesOnly: false))
         #expect(found.time == t(11, 2) && found.containsTime && !found.keyframeValidThrough.isValid)
         // The probe placed the request elsewhere: not taken (and the other core stopped).
-        let elsewhere = try #require(EarlyFrame.start(request(.absolute(t(11, 2)), exact: true), head: MediaOpener.head(clip)))
+        let elsewhere = try #require(start(.absolute(t(11, 2)), exact: true))
         #expect(elsewhere.answer(for: t(5), streamIndex: index, timeBase: timeBase, keyframesOnly: false) == nil)
     }
 
     @Test func anAdoptedKeyframeAnswersOnlyWhereProven() throws {
         let (index, timeBase) = try probed()
-        let found = try #require(EarlyFrame.start(request(.absolute(t(5))), head: MediaOpener.head(clip))?
+        let found = try #require(start(.absolute(t(5)))?
             .answer(for: t(5), streamIndex: index, timeBase: timeBase, keyframesOnly: true))
         let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
         let x = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
@@ -102,14 +104,14 @@ struct EarlyFrameTests {
 
     @Test func onlyLocalMP4AndMOVFilesOnTwoCores() throws {
         let ts = Corpus.sample("ts_late_start.ts")
-        #expect(EarlyFrame.start(request(.absolute(t(1)), path: ts), head: MediaOpener.head(ts)) == nil)
-        #expect(EarlyFrame.start(request(.absolute(t(1)), path: "http://127.0.0.1:9/clip.mp4"), head: nil) == nil)
-        #expect(EarlyFrame.start(request(.absolute(t(1)), cores: 1), head: MediaOpener.head(clip)) == nil)
+        #expect(start(.absolute(t(1)), path: ts) == nil)
+        #expect(start(.absolute(t(1)), path: "http://127.0.0.1:9/clip.mp4") == nil)
+        #expect(start(.absolute(t(1)), cores: 1) == nil)
         #expect(EarlyFrame.looksLikeMP4(Array("\0\0\0\u{18}ftypisom".utf8)))
         #expect(EarlyFrame.looksLikeMP4(Array("\0\0\0\u{8}wide\0\0".utf8)))
         #expect(!EarlyFrame.looksLikeMP4([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81]))   // Matroska
         #expect(!EarlyFrame.looksLikeMP4(Array("ftyp".utf8)))
         let png = Corpus.sample("image.png")
-        #expect(EarlyFrame.start(request(.absolute(t(1)), path: png), head: MediaOpener.head(png)) == nil)
+        #expect(start(.absolute(t(1)), path: png) == nil)
     }
 }

@@ -48,7 +48,6 @@ extension FrameExtractor {
         return MediaTime(value: Int64(rate.den), timescale: rate.num)
     }
 
-    /// Whether reaching `time` from the current decode position is better done by seeking.
     /// For an exact request: the ``FrameReader/drainBound`` that lets it drain the decoder once past its time only
     /// where the next request would seek anyway (see ``upcoming``): a packet presented before the next request's
     /// keyframe could still be where decoding on would pass, so nothing is left undecoded that the next one might use.
@@ -59,6 +58,7 @@ extension FrameExtractor {
         return keyframe.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity)
     }
 
+    /// Whether reaching `time` from the current decode position is better done by seeking.
     func mustSeek(for time: MediaTime) -> Bool {
         if let held = last.time, time < held { return true }
         if case .ended = state { return last.time.map { time < $0 } ?? true }

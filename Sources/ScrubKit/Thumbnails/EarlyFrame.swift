@@ -29,20 +29,6 @@ final class EarlyFrame: Sendable {
         let timeBase: (num: Int32, den: Int32)
     }
 
-    /// What to look for, as the thumbnail's own settings say.
-    struct Request: Sendable {
-        var path: String
-        var time: TimeExpression
-        var toleranceBefore: MediaTime
-        var toleranceAfter: MediaTime
-        var pixelLimit: Int
-        var maximumSize: MaximumSize
-        var skipsLoopFilter: Bool
-        var cores: Int
-        /// The fastest mode: only a keyframe is looked for.
-        var keyframesOnly: Bool { toleranceBefore.isPositiveInfinity }
-    }
-
     private struct State {
         var target: MediaTime? = nil
         var found: Found? = nil
@@ -52,13 +38,14 @@ final class EarlyFrame: Sendable {
     private let resolved = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts looking on a thread of its own; nil when the file is not a local MP4/MOV (from its first bytes, `head`)
+    /// Starts looking for `generator`'s picture at `time` (with its own settings: tolerances, size, pixel limit,
+    /// fast decoding) on a thread of its own; nil when the file is not a local MP4/MOV (from its first bytes, `head`)
     /// or there is only one core.
-    static func start(_ request: Request, head: [UInt8]?) -> EarlyFrame? {
-        guard request.cores >= 2, !Demuxer.isURL(request.path), let head, looksLikeMP4(head) else { return nil }
+    static func start(_ generator: ThumbnailGenerator, at time: TimeExpression, cores: Int, head: [UInt8]?) -> EarlyFrame? {
+        guard cores >= 2, !Demuxer.isURL(generator.path), let head, looksLikeMP4(head) else { return nil }
         let early = EarlyFrame()
         let thread = Thread {
-            let found = try? early.find(request, head: head)
+            let found = try? early.find(generator, at: time, cores: cores, head: head)
             early.state.withLock { $0.found = found }
             early.resolved.signal()   // (when it gave up before resolving the time)
             early.finished.signal()
@@ -93,24 +80,25 @@ final class EarlyFrame: Sendable {
         return ["ftyp", "moov", "mdat", "wide", "free", "skip"].contains(box)
     }
 
-    /// The picture for `request` from the file's header alone; nil where that is not the fast way.
-    private func find(_ request: EarlyFrame.Request, head: [UInt8]) throws -> Found? {
-        let opened = try MediaOpener.open(request.path, .headerOnly(pixelLimit: request.pixelLimit), head: head)
+    /// The picture for `generator`'s request at `time` from the file's header alone; nil where that is not the fast way.
+    private func find(_ generator: ThumbnailGenerator, at request: TimeExpression, cores: Int, head: [UInt8]) throws -> Found? {
+        let opened = try MediaOpener.open(generator.path, .headerOnly(pixelLimit: generator.pixelLimit), head: head)
         guard opened.facts.container.hasPrefix("mov,") else { return nil }
-        let source = try VideoSource(opened, pixelLimit: request.pixelLimit)
-        guard !source.isStill, source.stream.width > 0, source.stream.width * source.stream.height < 3840 * 2160 else { return nil }
-        let time = try source.resolve(request.time)
+        let source = try VideoSource(opened, pixelLimit: generator.pixelLimit)
+        guard !source.isStill, source.stream.width > 0, !ThumbnailGenerator.hasBigFrames(source.stream) else { return nil }
+        let time = try source.resolve(request)
         state.withLock { $0.target = time }
         resolved.signal()
-        // The threading the thumbnail's own decoder would have (ThumbnailGenerator.run): the same pictures either way.
-        let threading: DecoderThreading = request.keyframesOnly ? .slice(request.cores) : .frame(request.cores)
-        let extractor = try FrameExtractor(source: source, threading: threading, lowres: 0, pixelLimit: request.pixelLimit)
+        let extractor = try FrameExtractor(source: source, threading: generator.threading(for: source, cores: cores), lowres: 0,
+                                           pixelLimit: generator.pixelLimit)
         extractor.isCancelled = { [weak self] in self?.isCancelled ?? true }
         extractor.upcoming = .positiveInfinity   // (the one request)
-        if request.skipsLoopFilter { extractor.skipsLoopFilter(shrinkingTo: request.maximumSize) }
-        let picture = try extractor.frame(at: time, toleranceBefore: request.toleranceBefore, toleranceAfter: request.toleranceAfter)
+        if generator.allowsFastDecoding { extractor.skipsLoopFilter(shrinkingTo: generator.maximumSize) }
+        let keyframesOnly = generator.requestedTimeToleranceBefore.isPositiveInfinity
+        let picture = try extractor.frame(at: time, toleranceBefore: generator.requestedTimeToleranceBefore,
+                                          toleranceAfter: generator.requestedTimeToleranceAfter)
         if isCancelled { return nil }
-        let keyframe = request.keyframesOnly && picture.time == extractor.lastKeyframeReturned && extractor.lastKeyframeValidThrough.isValid
+        let keyframe = keyframesOnly && picture.time == extractor.lastKeyframeReturned && extractor.lastKeyframeValidThrough.isValid
         let frame = try Frame()
         frame.take(from: picture.frame)
         return Found(target: time, frame: frame, time: picture.time, containsTime: picture.containsTime,

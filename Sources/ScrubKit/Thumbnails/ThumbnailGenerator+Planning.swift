@@ -21,10 +21,7 @@ extension ThumbnailGenerator {
         let keyframesOnly = requestedTimeToleranceBefore.isPositiveInfinity
         // One picture: it is looked for on the other core while the file is probed (EarlyFrame).
         let early = allowsParallelDecoding && !selectsRepresentativeFrames && fixedTimes?.count == 1
-            ? EarlyFrame.start(EarlyFrame.Request(path: path, time: fixedTimes![0], toleranceBefore: requestedTimeToleranceBefore,
-                                                  toleranceAfter: requestedTimeToleranceAfter, pixelLimit: pixelLimit,
-                                                  maximumSize: maximumSize, skipsLoopFilter: allowsFastDecoding, cores: cores), head: head)
-            : nil
+            ? EarlyFrame.start(self, at: fixedTimes![0], cores: cores, head: head) : nil
         defer { early?.cancel() }   // (whatever happens here, the other core stops at its next frame)
         let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true, head: head)
         let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
@@ -44,7 +41,7 @@ extension ThumbnailGenerator {
         let lowres = source.isStill && allowsShrinkOnLoad ? ThumbnailGenerator.lowresFactor(width: facts.width, height: facts.height,
                                                                      display: display, maximumSize: maximumSize,
                                                                      maxLowres: Decoder.maxLowres(demuxer: source.demuxer, streamIndex: facts.index)) : 0
-        let bigFrames = facts.width * facts.height >= 3840 * 2160   // 4K and up: no frame threads (each holds frames)
+        let bigFrames = ThumbnailGenerator.hasBigFrames(facts)
 
         // Resolve, then serve in ascending time order.
         var resolved: [(Int, TimeExpression, Result<MediaTime, MediaError>)] = []
@@ -68,9 +65,7 @@ extension ThumbnailGenerator {
             try serveInParallel(halves.0, halves.1, source: source, isCancelled: isCancelled, deliver: deliver)
             return
         }
-        // (Representative frames are mostly keyframes, one decoded per seek: like keyframes only.)
-        let threading: DecoderThreading = (keyframesOnly || bigFrames || source.isStill || selectsRepresentativeFrames)
-            ? .slice(cores) : .frame(cores)
+        let threading = self.threading(for: source, cores: cores)
         if lowres > 0 {
             // Shrink-on-load is refused by some decoders for some pictures (FFmpeg: lossless JPEG, "Operation not
             // permitted"): then the picture is decoded at full size, from a fresh open (image2 cannot rewind).
@@ -85,6 +80,17 @@ extension ThumbnailGenerator {
             return
         }
         try serve(ordered, source: source, threading: threading, lowres: lowres, early: early, isCancelled: isCancelled, deliver: deliver)
+    }
+
+    /// 4K and up: no frame threads (each thread holds frames), and no second decoder beside the first.
+    static func hasBigFrames(_ stream: StreamFacts) -> Bool { stream.width * stream.height >= 3840 * 2160 }
+
+    /// The threading of the one decoder that serves `source`: slice threads for keyframes only, stills and huge
+    /// frames (latency, memory: no extra frames held) — representative frames are mostly keyframes, one decoded per
+    /// seek, like keyframes only; frame threads wherever a time may need decoding forward from a keyframe.
+    func threading(for source: VideoSource, cores: Int) -> DecoderThreading {
+        requestedTimeToleranceBefore.isPositiveInfinity || ThumbnailGenerator.hasBigFrames(source.stream) || source.isStill
+            || selectsRepresentativeFrames ? .slice(cores) : .frame(cores)
     }
 
     /// The settings a still decoder needs.
