@@ -1,6 +1,9 @@
 // Loads FFmpeg's libraries by their sonames when a forwarder first needs them (see forwarders.c and
 // tools/gen-ffmpeg-forwarders). Linking them instead would map libavcodec's ~150 dependencies at every start:
-// ~27 MiB and ~30 ms before main, even for a JPEG thumbnail or `scrub --version`.
+// ~27 MiB and ~30 ms before main, even for a JPEG thumbnail or `scrubkit --version`.
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   // memmem
+#endif
 #include "loader.h"
 #include <dlfcn.h>
 #include <pthread.h>
@@ -40,11 +43,28 @@ static void log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
     sink(level, line);
 }
 
+// The file the dynamic linker could not load: the library itself, or the dependency its message starts with
+// ("/lib/…/libavcodec.so.59: cannot open shared object file"), as a soname; written into `out`.
+static void failed_soname(const char *soname, const char *error, char *out, size_t size) {
+    snprintf(out, size, "%s", soname);
+    const char *colon = error ? strchr(error, ':') : NULL;
+    if (!colon) return;
+    const char *start = colon;
+    while (start > error && start[-1] != '/' && start[-1] != ' ') start--;
+    if (colon - start > 3 && strncmp(start, "lib", 3) == 0 && memmem(start, colon - start, ".so.", 4))
+        snprintf(out, size, "%.*s", (int)(colon - start), start);
+}
+
 static void *open_library(enum scrub_ffmpeg_library library) {
     void *handle = dlopen(sonames[library], RTLD_LAZY | RTLD_LOCAL);
     if (!handle) {
-        fprintf(stderr, "scrub: cannot load FFmpeg's %s (%s); install it (Debian: apt-get install ffmpeg)\n",
-                sonames[library], dlerror());
+        // Debian names each library's package after its soname: libavfilter.so.8 is in libavfilter8.
+        const char *error = dlerror();
+        char failed[256];
+        failed_soname(sonames[library], error, failed, sizeof failed);
+        const char *dot = strstr(failed, ".so.");
+        fprintf(stderr, "scrubkit: cannot load FFmpeg's %s (%s); install it (Debian: apt-get install %.*s%s)\n",
+                sonames[library], error ? error : "?", (int)(dot - failed), failed, dot + 4);
         _exit(127);
     }
     return handle;
@@ -77,14 +97,14 @@ void *scrub_ffmpeg_symbol(enum scrub_ffmpeg_library library, const char *name) {
     void *symbol = dlsym(handles[library], name);
     pthread_mutex_unlock(&lock);
     if (!symbol) {
-        fprintf(stderr, "scrub: %s has no function %s (a different FFmpeg version than scrub was built for)\n",
+        fprintf(stderr, "scrubkit: %s has no function %s (a different FFmpeg version than scrubkit was built for)\n",
                 sonames[library], name);
         _exit(127);
     }
     return symbol;
 }
 
-// --- What `scrub --version` reports: the libraries found, without ending the process when one is missing. ---
+// --- What `scrubkit --version` reports: the libraries found, without ending the process when one is missing. ---
 
 static const char *const names[] = {
     [SCRUB_LIB_AVUTIL] = "libavutil", [SCRUB_LIB_SWSCALE] = "libswscale",
@@ -123,9 +143,14 @@ scrub_ffmpeg_library_info scrub_ffmpeg_probe(int index, char *error, size_t size
     return info;
 }
 
-const char *scrub_ffmpeg_release(void) {
+// A string libavutil returns about itself (av_version_info, avutil_license), or NULL when it is missing.
+static const char *avutil_string(const char *function) {
     void *handle = dlopen(sonames[SCRUB_LIB_AVUTIL], RTLD_LAZY | RTLD_LOCAL);
     if (!handle) return NULL;
-    const char *(*info)(void) = (const char *(*)(void))dlsym(handle, "av_version_info");
-    return info ? info() : NULL;
+    const char *(*get)(void) = (const char *(*)(void))dlsym(handle, function);
+    return get ? get() : NULL;
 }
+
+const char *scrub_ffmpeg_release(void) { return avutil_string("av_version_info"); }
+
+const char *scrub_ffmpeg_license(void) { return avutil_string("avutil_license"); }

@@ -11,18 +11,18 @@ extension Demuxer {
     }
 
     /// How long a URL may keep a caller waiting with no answer, in seconds: the whole open (connecting, reconnects,
-    /// probing) and each read or seek after it. Process-wide; the default is `SCRUB_TIMEOUT` from the environment,
+    /// probing) and each read or seek after it. Process-wide; the default is `SCRUBKIT_TIMEOUT` from the environment,
     /// else ``defaultNetworkTimeout``.
     public static var networkTimeout: Double {
         get { timeoutSetting.withLock { $0 } }
         set { timeoutSetting.withLock { $0 = newValue > 0 && newValue.isFinite ? newValue : defaultNetworkTimeout } }
     }
 
-    /// The network timeout unless `SCRUB_TIMEOUT` says otherwise.
+    /// The network timeout unless `SCRUBKIT_TIMEOUT` says otherwise.
     public static let defaultNetworkTimeout = 20.0
 
     fileprivate static let timeoutSetting = Mutex<Double>({
-        let text = ProcessInfo.processInfo.environment["SCRUB_TIMEOUT"] ?? ""
+        let text = ProcessInfo.processInfo.environment["SCRUBKIT_TIMEOUT"] ?? ""
         if let s = Double(text), s > 0, s.isFinite { return s }
         return defaultNetworkTimeout
     }())

@@ -63,7 +63,7 @@ public final class Demuxer {
                 av_dict_set(&options, "reconnect", "1", 0)
                 av_dict_set(&options, "reconnect_on_network_error", "1", 0)
                 av_dict_set(&options, "reconnect_delay_max", "4", 0)      // s: 0, 1, 2, 4 — then give up
-                av_dict_set(&options, "user_agent", "scrub", 0)
+                av_dict_set(&options, "user_agent", "scrubkit", 0)
             }
             opening = avformat_alloc_context()
             // Remote sources get an interrupt deadline (re-armed by every read and seek); FFmpeg frees ctx itself
@@ -73,7 +73,7 @@ public final class Demuxer {
             // Progressive files over HTTP are read in bounded ranges (see scrub_ranged_open in the shim); playlists
             // are left to FFmpeg's HLS demuxer, which opens its segments itself.
             ranged = nil
-            if let c = opening, isURL, !Demuxer.isPlaylist(path), ProcessInfo.processInfo.environment["SCRUB_OPEN_ENDED_RANGES"] == nil {
+            if let c = opening, isURL, !Demuxer.isPlaylist(path), ProcessInfo.processInfo.environment["SCRUBKIT_OPEN_ENDED_RANGES"] == nil {
                 ranged = scrub_ranged_open(path, options, c.pointee.interrupt_callback)
                 if let ranged {
                     c.pointee.pb = ranged

@@ -2,7 +2,7 @@ import CJPEG
 import Glibc
 
 /// JPEG encoding with libjpeg-turbo (4:4:4, optimised Huffman tables). Part of the C-bridge layer; used for every
-/// JPEG scrub writes, so a JPEG-to-JPEG thumbnail never loads libavcodec.
+/// JPEG scrubkit writes, so a JPEG-to-JPEG thumbnail never loads libavcodec.
 enum JPEGEncoder {
     /// The JPEG file bytes of `image` at libjpeg `quality` (1–100).
     static func encode(_ image: PackedRGB, quality: Int) throws -> [UInt8] {

@@ -4,13 +4,13 @@ import CJPEG
 import CWebP
 import CZlib
 
-/// One of FFmpeg's libraries as scrub finds it at run time (they are loaded lazily, so this is the real answer).
+/// One of FFmpeg's libraries as scrubkit finds it at run time (they are loaded lazily, so this is the real answer).
 public struct FFmpegLibraryStatus: Sendable, Equatable {
     /// `libavformat`.
     public var name: String
     /// The file the lazy loader opens: `libavformat.so.59`.
     public var soname: String
-    /// The version of the headers scrub was built with (`59.27.100`).
+    /// The version of the headers scrubkit was built with (`59.27.100`).
     public var builtAgainst: String
     /// The version of the library found, or nil when it could not be opened.
     public var found: String?
@@ -18,7 +18,7 @@ public struct FFmpegLibraryStatus: Sendable, Equatable {
     public var error: String?
 }
 
-/// Versions of the C libraries in the bridge layer, for `scrub --version`.
+/// Versions of the C libraries in the bridge layer, for `scrubkit --version`.
 public enum LibraryVersions {
     /// FFmpeg's libraries, each opened if it can be (a missing one is reported, not fatal).
     public static func ffmpeg() -> [FFmpegLibraryStatus] {
@@ -34,6 +34,9 @@ public enum LibraryVersions {
 
     /// FFmpeg's release (`5.1.6-0+deb12u1`), or nil when libavutil is missing.
     public static var ffmpegRelease: String? { scrub_ffmpeg_release().map { String(cString: $0) } }
+
+    /// The licence FFmpeg was built under (`GPL version 2 or later` for Debian's), or nil when libavutil is missing.
+    public static var ffmpegLicense: String? { scrub_ffmpeg_license().map { String(cString: $0) } }
 
     /// libjpeg-turbo's version (the headers': the library has no run-time query).
     public static var jpegTurbo: String {

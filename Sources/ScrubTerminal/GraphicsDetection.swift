@@ -1,7 +1,7 @@
 import Foundation
 import ScrubKit
 
-/// What `scrub play` will draw with, and why.
+/// What `scrubkit play` will draw with, and why.
 public struct GraphicsChoice: Sendable, Equatable {
     /// The graphics to draw with.
     public var kind: GraphicsKind
@@ -33,14 +33,14 @@ public struct GraphicsChoice: Sendable, Equatable {
     }
 }
 
-/// Picks the best graphics protocol the terminal speaks: `SCRUB_GRAPHICS` first (remembered per terminal in the
+/// Picks the best graphics protocol the terminal speaks: `SCRUBKIT_GRAPHICS` first (remembered per terminal in the
 /// user's shell setup), then the environment (no round trip), then by asking — XTVERSION, kitty's own graphics query,
 /// XTSMGRAPHICS (the sixel size limit), DSR, then DA1 (`;4` = sixel) — within a bounded wait that ends as soon as DA1
 /// answers (every terminal answers it, so a fast one costs a round trip, a slow SSH link up to the bound, a terminal
 /// that never answers the bound — never a hang), and falls back to half blocks (24-bit when COLORTERM says so).
 public enum GraphicsDetection {
-    /// The environment variable that forces (or remembers) a kind: `export SCRUB_GRAPHICS=sixel`.
-    public static let overrideVariable = "SCRUB_GRAPHICS"
+    /// The environment variable that forces (or remembers) a kind: `export SCRUBKIT_GRAPHICS=sixel`.
+    public static let overrideVariable = "SCRUBKIT_GRAPHICS"
 
     /// From environment variables alone; nil when they don't settle it.
     public static func fromEnvironment(_ env: [String: String]) -> GraphicsKind? { choiceFromEnvironment(env)?.kind }
@@ -75,7 +75,7 @@ public enum GraphicsDetection {
     public static func refusal(forcing kind: GraphicsKind, env: [String: String]) -> String? {
         let pixel: Set<GraphicsKind> = [.kitty, .iterm, .sixel]
         if pixel.contains(kind) && isMultiplexer(env) {
-            return "--graphics \(kind.rawValue) cannot be shown inside tmux or screen (they do not pass images through); use --graphics blocks, or run scrub outside the multiplexer"
+            return "--graphics \(kind.rawValue) cannot be shown inside tmux or screen (they do not pass images through); use --graphics blocks, or run scrubkit outside the multiplexer"
         }
         if isKitty(env) && (kind == .iterm || kind == .sixel) {
             return "kitty does not show \(kind == .iterm ? "iTerm2 inline images" : "sixel"); use --graphics kitty"
@@ -140,10 +140,10 @@ public enum GraphicsDetection {
     /// Where to put picture files for kitty, when it reads this machine's files: a 1×1 picture file is offered with a
     /// query (`a=q,t=t`) and kitty answers OK only when it could read it — on the same machine, not over SSH. Tried in
     /// `/dev/shm` (memory), then the temporary directory; nil when kitty says no, does not answer, or
-    /// `SCRUB_KITTY_TRANSFER=direct` asks for pixels in the escape sequences. `input` must be in raw mode.
+    /// `SCRUBKIT_KITTY_TRANSFER=direct` asks for pixels in the escape sequences. `input` must be in raw mode.
     public static func kittyFileDirectory(input: Int32, output: Int32, budget: Double = 1.0,
                                           env: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if env["SCRUB_KITTY_TRANSFER"]?.lowercased() == "direct" { return nil }
+        if env["SCRUBKIT_KITTY_TRANSFER"]?.lowercased() == "direct" { return nil }
         let places: [String] = ["/dev/shm", env["TMPDIR"] ?? "/tmp"]
         let candidates = places.filter { access($0, W_OK) == 0 }
         guard let dir = candidates.first else { return nil }

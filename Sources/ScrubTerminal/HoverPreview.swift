@@ -69,7 +69,7 @@ public struct HoverPreviewBox: Sendable, Equatable {
     }
 }
 
-/// What the hover preview shows and what the screen holds of it, refresh after refresh: `scrub play` tells it where
+/// What the hover preview shows and what the screen holds of it, refresh after refresh: `scrubkit play` tells it where
 /// the pointer is, then each refresh asks ``plan(box:answer:renderer:)`` what to erase before the main
 /// picture and ``draw(painted:renderer:cellPixels:color:)`` what to draw after it.
 public struct HoverPreview {

@@ -1,7 +1,7 @@
 import Foundation
 import ScrubKit
 
-/// The sound's loudness in `scrub play`: measured in the background over the whole file, drawn as a strip above the
+/// The sound's loudness in `scrubkit play`: measured in the background over the whole file, drawn as a strip above the
 /// bar, or over the whole picture area for a file with only sound.
 extension PlayerApp {
     /// Measures the sound's loudness over the whole file in the background (its own decoder, audio only); the strip

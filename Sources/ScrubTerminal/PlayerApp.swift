@@ -3,10 +3,10 @@ import MediaTime
 import ScrubKit
 import Synchronization
 
-/// `scrub play`: a full-screen scrubber. Keys and mouse drive a `Player`; a render loop draws the newest frame
+/// `scrubkit play`: a full-screen scrubber. Keys and mouse drive a `Player`; a render loop draws the newest frame
 /// and the slider bar ~30 times a second (only what changed).
 public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on the run loop's thread only; the input thread shares `events`/`quit` (Mutex, Atomic)
-    /// How `scrub play` starts.
+    /// How `scrubkit play` starts.
     public struct Options: Sendable {
         /// Forced graphics (`--graphics`); nil: detect from the environment and the terminal.
         public var graphics: GraphicsKind?   // nil = auto-detect
@@ -79,7 +79,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// Runs until the user quits. Throws (with the terminal restored) when the file cannot be played.
     public func run() throws -> Int32 {
         guard TerminalOutput.isTerminal(1), TerminalOutput.isTerminal(0) else {
-            throw TerminalError("scrub play needs a terminal (standard input and output must not be redirected)")
+            throw TerminalError("scrubkit play needs a terminal (standard input and output must not be redirected)")
         }
         let env = ProcessInfo.processInfo.environment
         // A forced mode this terminal cannot show would print base64 or escape codes as text: refuse it up front.

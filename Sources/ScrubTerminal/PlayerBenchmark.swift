@@ -2,11 +2,11 @@ import Foundation
 import MediaTime
 import ScrubKit
 
-/// `scrub play --bench`: plays to a null terminal in real time (with a pause at a third and an exact seek 2 s ahead
+/// `scrubkit play --bench`: plays to a null terminal in real time (with a pause at a third and an exact seek 2 s ahead
 /// at two thirds, which sync must survive), then runs scripted seeks, then moves a pointer over the bar while playing
 /// (hover previews), and reports frames shown/dropped, seek → frame-painted and pointer move → preview-painted latency
 /// percentiles. Everything a real screen costs is done (decode, scale, compose escape
-/// sequences) except the write to a terminal. With sound, the sound plays (and leads the clock) as in `scrub play`.
+/// sequences) except the write to a terminal. With sound, the sound plays (and leads the clock) as in `scrubkit play`.
 public enum PlayerBenchmark {
     /// One picture painted during playback: when (the monotonic clock, seconds) and which frame (its media time).
     /// Against a recording of the sound this gives the A/V offset.
@@ -67,7 +67,7 @@ public enum PlayerBenchmark {
         var painted = 0
         var paints: [Paint] = []
         var playing = false
-        // The same painting path as `scrub play` (a frame of another size is scaled, not dropped).
+        // The same painting path as `scrubkit play` (a frame of another size is scaled, not dropped).
         func paint(_ f: VideoFrame) {
             let n = composer.paint(f.image, geometry: g, cellPixels: (8, 16)).utf8.count
             bytes += n
@@ -132,7 +132,7 @@ public enum PlayerBenchmark {
                             keyframeSeeks: keyframe, exactSeeks: exactTimes, bytesPerSecond: Double(bytes) / elapsed, painted: painted,
                             paints: paints, sound: player.soundStatus)
 
-        // 3. Hover previews while playing: the same pictures, boxes and overlay drawing as `scrub play`.
+        // 3. Hover previews while playing: the same pictures, boxes and overlay drawing as `scrubkit play`.
         let box = HoverPreviewBox(layout: layout, kind: kind, cellPixels: (8, 16), aspect: aspect, pointerColumn: 0)
         guard hovers > 0, box.pixelWidth > 0 else { return report }
         // Each pattern starts with nothing kept (a fresh decoder), as when the pointer first reaches the bar.

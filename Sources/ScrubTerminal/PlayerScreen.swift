@@ -2,7 +2,7 @@ import Foundation
 import MediaTime
 import ScrubKit
 
-/// Screen geometry for `scrub play`: the picture fills the space above a two-line status area, keeping the
+/// Screen geometry for `scrubkit play`: the picture fills the space above a two-line status area, keeping the
 /// display aspect ratio; the bar spans the width under it.
 public struct PlayerLayout: Sendable, Equatable {
     /// Terminal width in cells.
@@ -99,7 +99,7 @@ public struct LoudnessStrip: Sendable {
     }
 }
 
-/// Everything `scrub play` draws, as one string per refresh (synchronized output where supported).
+/// Everything `scrubkit play` draws, as one string per refresh (synchronized output where supported).
 public struct PlayerFrameComposer {
     /// How pictures are drawn.
     public let renderer: FrameRenderer
@@ -133,7 +133,7 @@ public struct PlayerFrameComposer {
     }
 
     /// Escape sequences painting `image` into the picture area (see ``fitted(_:to:)``); "" when there is no area.
-    /// The one path every caller draws through (`scrub play` and its benchmark).
+    /// The one path every caller draws through (`scrubkit play` and its benchmark).
     public func paint(_ image: RGBImage, geometry g: (width: Int, height: Int, column: Int, row: Int), cellPixels: (w: Int, h: Int)) -> String {
         guard let picture = fitted(image, to: g) else { return "" }
         return renderer.draw(picture, column: g.column, row: g.row, cellPixels: cellPixels)

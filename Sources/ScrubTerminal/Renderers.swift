@@ -127,7 +127,7 @@ public struct KittyRenderer: FrameRenderer {
 
     /// The start of every picture file's name: kitty deletes a file it read only when the name contains
     /// `tty-graphics-protocol`; the process id lets ``removeLeftovers()`` find this process's.
-    static var filePrefix: String { "tty-graphics-protocol-scrub-\(getpid())-" }
+    static var filePrefix: String { "tty-graphics-protocol-scrubkit-\(getpid())-" }
     private static let fileCount = Atomic<Int>(0)
     /// The last picture's file and when it was written, until kitty has read (deleted) it.
     private static let unread = Mutex<(path: String, at: Double)?>(nil)

@@ -1,11 +1,11 @@
 import ScrubKit
 import SixelBridge
 
-/// What the terminal front end adds to `scrub --version`: libsixel and the graphics modes it makes possible.
+/// What the terminal front end adds to `scrubkit --version`: libsixel and the graphics modes it makes possible.
 public enum TerminalComponents {
     /// libsixel, linked for sixel pictures.
     public static var libraries: [ComponentReport.Library] {
-        [ComponentReport.Library(name: "libsixel", version: SixelEncoder.libraryVersion, role: "sixel pictures in scrub play")]
+        [ComponentReport.Library(name: "libsixel", version: SixelEncoder.libraryVersion, role: "sixel pictures in scrubkit play")]
     }
 
     /// The terminal graphics modes (all built in; which one a terminal gets is decided when playing).

@@ -184,7 +184,7 @@ public final class TextRenderer {
     }
 }
 
-/// Versions of the text libraries, for `scrub --version`.
+/// Versions of the text libraries, for `scrubkit --version`.
 public enum TextLibraries {
     /// FreeType's version (the headers').
     public static var freeType: String { "\(FREETYPE_MAJOR).\(FREETYPE_MINOR).\(FREETYPE_PATCH)" }

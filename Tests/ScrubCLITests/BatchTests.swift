@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// `scrub thumbs` end to end on the bundled samples (always present) and the corpus (when present).
+/// `scrubkit thumbs` end to end on the bundled samples (always present) and the corpus (when present).
 @Suite struct BatchTests {
     let samples = Scrub.packageRoot.appendingPathComponent("samples")
 
     func tempDir() throws -> URL {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-batch-\(UUID().uuidString)")
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-batch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
         return d
     }
@@ -258,7 +258,7 @@ import Testing
         #expect(bad.status == 64)
     }
 
-    /// `scrub preview`: a clip without cuts gives excerpts spread over it (its one scene split), as WebP and MP4.
+    /// `scrubkit preview`: a clip without cuts gives excerpts spread over it (its one scene split), as WebP and MP4.
     @Test func previewWritesAnAnimationOfExcerpts() throws {
         let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
         let clip = samples.appendingPathComponent("h264_gop2s.mp4").path   // 8 s
@@ -312,7 +312,7 @@ import Testing
     let samples = Scrub.packageRoot.appendingPathComponent("samples")
 
     @Test func aKilledRunKeepsTheRecordsOfFinishedFiles() throws {
-        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-kill-\(UUID().uuidString)")
+        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: t.appendingPathComponent("in"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: t) }
         // Enough work (60 one-at-a-time files) that the run is still going when the first records arrive.
@@ -354,7 +354,7 @@ import Testing
     }
 
     @Test func quietStillReportsFailures() throws {
-        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-quiet-\(UUID().uuidString)")
+        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-quiet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: t, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: t) }
         let bad = t.appendingPathComponent("broken.mp4")
@@ -391,7 +391,7 @@ import Testing
         })
     }
 
-    /// The shard `scrub thumbs --shard K/N` gives a file: FNV-1a (64-bit) of its absolute path, modulo N.
+    /// The shard `scrubkit thumbs --shard K/N` gives a file: FNV-1a (64-bit) of its absolute path, modulo N.
     static func shard(of path: String, count: Int) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in path.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -399,7 +399,7 @@ import Testing
     }
 
     @Test func concurrentShardsWithAKilledOneMakeTheWhole() throws {
-        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-shards-\(UUID().uuidString)")
+        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-shards-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: t.appendingPathComponent("in"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: t) }
         // 18 files or more, until every shard has at least 3 (shards are a hash of the absolute path, which holds this
@@ -436,16 +436,16 @@ import Testing
         #expect(procs[1].terminationStatus == 0)
         let listing = { (dir: String) in Set(((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix(".") }) }
         #expect(listing(shared) == listing(t.appendingPathComponent("whole").path), "the same files as the unsharded run")
-        for k in 0..<n { #expect(!records(t.appendingPathComponent("m\(k).jsonl").path).isEmpty, "shard \(k) had files (the hash above is scrub's)") }
+        for k in 0..<n { #expect(!records(t.appendingPathComponent("m\(k).jsonl").path).isEmpty, "shard \(k) had files (the hash above is scrubkit's)") }
         let union = (0..<n).reduce(into: Set<String>()) { $0.formUnion(records(t.appendingPathComponent("m\($1).jsonl").path)) }
         #expect(union == records(t.appendingPathComponent("whole.jsonl").path), "the shards' manifests together are the whole manifest")
         let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? []).filter { $0.hasPrefix(".") }
         #expect(!hidden.contains { $0.hasSuffix(".tmp") }, "no temporary file left: \(hidden)")
-        #expect(Set(hidden) == Set((0..<n).map { ".scrub-thumbs.state.\($0)-of-\(n).jsonl" }), "one journal per shard: \(hidden)")
+        #expect(Set(hidden) == Set((0..<n).map { ".scrubkit-thumbs.state.\($0)-of-\(n).jsonl" }), "one journal per shard: \(hidden)")
     }
 
     @Test func staleTemporaryFilesAreJudgedByOwnerAndAge() throws {
-        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-stale-\(UUID().uuidString)")
+        let t = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-stale-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: t, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: t) }
         // Another machine's fresh temp file (its pid may well be "dead" here): kept. Another machine's old one: removed.

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct BenchCommandTests {
     @Test func childProcessesReportConsistentMeasurementsAndCharts() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-bench-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = Scrub.packageRoot.appendingPathComponent("samples/large_6000x4000.jpg").path

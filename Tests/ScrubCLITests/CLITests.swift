@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Runs the built `scrub` binary.
+/// Runs the built `scrubkit` binary.
 enum Scrub {
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
@@ -16,16 +16,16 @@ enum Scrub {
     static let binary: String = {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for dir in [here, here.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug")] {
-            let p = dir.appendingPathComponent("scrub").path
+            let p = dir.appendingPathComponent("scrubkit").path
             if FileManager.default.isExecutableFile(atPath: p) { return p }
         }
-        return packageRoot.appendingPathComponent(".build/debug/scrub").path
+        return packageRoot.appendingPathComponent(".build/debug/scrubkit").path
     }()
 
     static let media = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/media")
     static var corpusAvailable: Bool {
         let ok = FileManager.default.fileExists(atPath: media.appendingPathComponent("MANIFEST.tsv").path)
-        if !ok && ProcessInfo.processInfo.environment["SCRUB_REQUIRE_CORPUS"] == "1" { fatalError("corpus required but missing") }
+        if !ok && ProcessInfo.processInfo.environment["SCRUBKIT_REQUIRE_CORPUS"] == "1" { fatalError("corpus required but missing") }
         return ok
     }
 
@@ -80,11 +80,11 @@ enum Scrub {
 @Suite struct CLIUsageTests {
     @Test func versionAndHelp() throws {
         let v = try Scrub.run(["--version"])
-        #expect(v.status == 0 && v.stdout.hasPrefix("scrub "))
+        #expect(v.status == 0 && v.stdout.hasPrefix("scrubkit "))
         for cmd in ["info", "thumb", "downsample"] {
             let h = try Scrub.run([cmd, "--help"])
             #expect(h.status == 0, "\(cmd) --help")
-            #expect(h.stdout.contains("USAGE: scrub \(cmd)"))
+            #expect(h.stdout.contains("USAGE: scrubkit \(cmd)"))
         }
     }
 
@@ -106,7 +106,7 @@ enum Scrub {
 
     @Test func pipesAndDevicesAreNamedForWhatTheyAre() throws {
         // A FIFO nobody writes to: refused at once (not "empty file", and no wait for a writer).
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-fifo-\(UUID().uuidString).mp4").path
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-fifo-\(UUID().uuidString).mp4").path
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
         let r = try Scrub.run(["thumb", fifo, "-o", fifo + ".jpg"])
@@ -210,7 +210,7 @@ struct CLIInfoTests {
     }
 
     /// A thumbnail served from a cache opens no FFmpeg library: the default thumbnail (through the desktop's cache,
-    /// as PNG) and a percentage (scrub's cache, as WebP), each asked twice.
+    /// as PNG) and a percentage (scrubkit's cache, as WebP), each asked twice.
     @Test func cacheHitsOpenNoFFmpeg() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("lazy-cache-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: home) }
@@ -242,7 +242,7 @@ struct CLIInfoTests {
 
 @Suite struct DownsampleCLITests {
     @Test func sameStemsDoNotOverwriteEachOther() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-ds-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-ds-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = Scrub.packageRoot.appendingPathComponent("samples/image.png")

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// `--cache` end to end: scrub's own cache, the desktop's (freedesktop.org) cache, and `--resume` on changed sources.
+/// `--cache` end to end: scrubkit's own cache, the desktop's (freedesktop.org) cache, and `--resume` on changed sources.
 /// Each test has its own `XDG_CACHE_HOME`.
 @Suite struct CacheCLITests {
     let samples = Scrub.packageRoot.appendingPathComponent("samples")
 
     func tempDir() throws -> String {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-cachecli-\(UUID().uuidString)").path
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-cachecli-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         return d
     }
@@ -80,7 +80,7 @@ import Testing
         #expect(j["cached"] as? Bool == true)
         #expect(j["actualTime"] as? Double == Scrub.jsonLines(first.stdout).first?["actualTime"] as? Double)
         #expect(FileManager.default.contentsEqual(atPath: d + "/a.jpg", andPath: d + "/b.jpg"))
-        // `scrub cache` shows it; --clear empties it, and the next request is made again.
+        // `scrubkit cache` shows it; --clear empties it, and the next request is made again.
         let shown = try #require(Scrub.jsonLines(try Scrub.run(["cache", "--json"], environment: env).stdout).first)
         #expect((shown["entries"] as? Int ?? 0) >= 1 && (shown["directory"] as? String)?.hasPrefix(d) == true, "\(shown)")
         let cleared = try #require(Scrub.jsonLines(try Scrub.run(["cache", "--clear", "--json"], environment: env).stdout).first)
@@ -106,9 +106,9 @@ import Testing
         // A damaged entry: discarded with a warning, and the thumbnail is made again.
         let env = ["XDG_CACHE_HOME": d + "/cache"]
         _ = try Scrub.run(["thumb", clip, "--at", "2", "--cache", "-o", d + "/y.jpg"], environment: env)
-        let entries = FileManager.default.enumerator(atPath: d + "/cache/scrub/entries")!.compactMap { $0 as? String }.filter { $0.hasSuffix(".entry") }
+        let entries = FileManager.default.enumerator(atPath: d + "/cache/scrubkit/entries")!.compactMap { $0 as? String }.filter { $0.hasSuffix(".entry") }
         #expect(entries.count == 1)
-        let entry = d + "/cache/scrub/entries/" + entries[0]
+        let entry = d + "/cache/scrubkit/entries/" + entries[0]
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: entry)))
         bytes[bytes.count / 2] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: entry))
@@ -164,7 +164,7 @@ import Testing
         let first = try Scrub.run(["thumb", bad, "--cache", "-o", d + "/x.jpg"], environment: env)
         #expect(first.status == 1)
         let md5 = try python(CacheCLITests.specName, [bad]).split(separator: "\n")[1]
-        let fail = d + "/cache/thumbnails/fail/scrub-\(try Scrub.run(["--version"]).stdout.split(separator: "\n")[0].split(separator: " ")[1])/\(md5).png"
+        let fail = d + "/cache/thumbnails/fail/scrubkit-\(try Scrub.run(["--version"]).stdout.split(separator: "\n")[0].split(separator: " ")[1])/\(md5).png"
         #expect(FileManager.default.fileExists(atPath: fail), "\(fail)")
         let second = try Scrub.run(["thumb", bad, "--cache", "-o", d + "/x.jpg"], environment: env)
         #expect(second.status == 1 && second.stderr.contains("remembered"), "\(second.stderr)")
@@ -221,7 +221,7 @@ import Testing
     /// Whether this machine lets the tests mount a small tmpfs (root with the right to mount).
     static let canMountTmpfs: Bool = {
         guard getuid() == 0 else { return false }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-mount-probe-\(getpid())").path
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-mount-probe-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: probe) }
         guard system("/bin/mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", probe]) else { return false }
@@ -247,7 +247,7 @@ import Testing
         #expect(left.isEmpty, "no partial entries: \(left)")
     }
 
-    /// The middle pixel of a PNG, read with `scrub thumb --max-size 1` would average; read it with Python instead.
+    /// The middle pixel of a PNG, read with `scrubkit thumb --max-size 1` would average; read it with Python instead.
     func centrePixel(_ png: String) throws -> [Int] {
         let script = """
         import struct, sys, zlib
@@ -276,15 +276,15 @@ import Testing
     }
 }
 
-/// The shipped `share/thumbnailers/scrub.thumbnailer`, run the way a file manager runs it.
+/// The shipped `share/thumbnailers/scrubkit.thumbnailer`, run the way a file manager runs it.
 @Suite struct ThumbnailerEntryTests {
     @Test func itsExecLineMakesAPNGOfTheAskedSize() throws {
-        let entry = try String(contentsOf: Scrub.packageRoot.appendingPathComponent("share/thumbnailers/scrub.thumbnailer"), encoding: .utf8)
+        let entry = try String(contentsOf: Scrub.packageRoot.appendingPathComponent("share/thumbnailers/scrubkit.thumbnailer"), encoding: .utf8)
         #expect(entry.hasPrefix("[Thumbnailer Entry]\n"))
         let exec = try #require(entry.split(separator: "\n").first { $0.hasPrefix("Exec=") }).dropFirst("Exec=".count)
         let mime = try #require(entry.split(separator: "\n").first { $0.hasPrefix("MimeType=") })
         #expect(mime.contains("video/mp4;") && mime.contains("video/x-matroska;") && mime.contains("image/heic;"))
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-thumbnailer-\(UUID().uuidString)").path
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-thumbnailer-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: d) }
         for (sample, size) in [("rotated90.mp4", 128), ("h264_gop2s.mp4", 256)] {
@@ -298,7 +298,7 @@ import Testing
                 default: return String(w)
                 }
             }
-            #expect(words.first == "scrub")
+            #expect(words.first == "scrubkit")
             let r = try Scrub.run(Array(words.dropFirst()))
             #expect(r.status == 0, "\(r.stderr)")
             let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))

@@ -8,12 +8,12 @@ import Testing
 @Suite(.enabled(if: Scrub.corpusAvailable, "needs ../shared/media"),
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs GNU time (Debian: time)"))
 struct MemoryBoundTests {
-    /// Peak RSS in MiB of `scrub ARGS` (exit status must be 0), as GNU time reports it. (Not this process's own
+    /// Peak RSS in MiB of `scrubkit ARGS` (exit status must be 0), as GNU time reports it. (Not this process's own
     /// wait4: posix_spawn starts the child sharing this process's memory until exec, and Linux then counts this
     /// test process's — much larger — peak as the child's.)
     func peakRSS(_ args: [String]) throws -> Double {
         let r = try Scrub.execute("/usr/bin/time", ["-f", "peak %M", Scrub.binary] + args)
-        #expect(r.status == 0, "scrub \(args.joined(separator: " ")): \(r.stderr)")
+        #expect(r.status == 0, "scrubkit \(args.joined(separator: " ")): \(r.stderr)")
         let kib = r.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap { Double($0.dropFirst(5)) }
         return try #require(kib) / 1024
     }
@@ -21,7 +21,7 @@ struct MemoryBoundTests {
     @Test(arguments: [["--at", "0"], []])
     func anEightKThumbnailHoldsAboutOneFrame(timeArgs: [String]) throws {
         let clip = Scrub.media.appendingPathComponent("androidx-media/mp4/8k24fps_300ms.mp4").path
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-8k-\(UUID().uuidString).jpg").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-8k-\(UUID().uuidString).jpg").path
         defer { unlink(out) }
         // The base: the same binary making a thumbnail of a 320×180 clip (process, Swift runtime, FFmpeg's libraries).
         let small = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path

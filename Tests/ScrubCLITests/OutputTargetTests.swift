@@ -7,7 +7,7 @@ import Testing
     let image = Scrub.packageRoot.appendingPathComponent("samples/image.png").path
 
     func scratch() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-out-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-out-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }
@@ -29,7 +29,7 @@ import Testing
         let fifo = dir + "/pipe.jpg"
         #expect(mkfifo(fifo, 0o600) == 0)
         // Held open read-write here, so the writer's open never waits for a reader (no hang whatever happens); the
-        // picture is read back once scrub has exited.
+        // picture is read back once scrubkit has exited.
         let fd = open(fifo, O_RDWR | O_NONBLOCK)
         #expect(fd >= 0)
         defer { close(fd) }

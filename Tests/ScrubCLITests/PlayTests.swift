@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Drives `scrub play` in a real terminal (tmux) and reads the screen back.
+/// Drives `scrubkit play` in a real terminal (tmux) and reads the screen back.
 enum Tmux {
     static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static var available: Bool { path != nil }
@@ -60,7 +60,7 @@ enum Tmux {
 struct PlayTmuxTests {
     let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
 
-    /// Starts `scrub play ARGS` in a new session named BASE-N and returns that name. The new session exists before
+    /// Starts `scrubkit play ARGS` in a new session named BASE-N and returns that name. The new session exists before
     /// the earlier ones of the same base are killed: killing the server's only session makes it exit, and a session
     /// started at that moment raced the exiting server (a flaky test).
     @discardableResult
@@ -70,7 +70,7 @@ struct PlayTmuxTests {
         // sessions. Retry until the session is really there.
         for _ in 0..<30 {
             Tmux.run(["new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows),
-                      "TERM=xterm-256color COLORTERM=truecolor PULSE_SERVER=unix:/nonexistent-scrub-test/pulse.sock '\(Scrub.binary)' play \(args); echo EXITED:$?; sleep 20"])
+                      "TERM=xterm-256color COLORTERM=truecolor PULSE_SERVER=unix:/nonexistent-scrubkit-test/pulse.sock '\(Scrub.binary)' play \(args); echo EXITED:$?; sleep 20"])
             if Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains(Substring(name)) { break }
             usleep(100_000)
         }
@@ -157,7 +157,7 @@ struct PlayTmuxTests {
         for _ in 0..<5 where !signalled {   // a loaded machine may still be starting the process: retry briefly
             let k = Process()
             k.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-            k.arguments = ["-INT", "-f", "scrub play '?\(sample)'? --graphics blocks"]
+            k.arguments = ["-INT", "-f", "scrubkit play '?\(sample)'? --graphics blocks"]
             try? k.run(); k.waitUntilExit()
             signalled = k.terminationStatus == 0
             if !signalled { usleep(300_000) }
@@ -217,7 +217,7 @@ extension PlayTmuxTests {
 
     @Test func benchModeReportsFramesAndSeekLatency() throws {
         let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-paints-\(UUID().uuidString).txt").path
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-paints-\(UUID().uuidString).txt").path
         defer { try? FileManager.default.removeItem(atPath: log) }
         let r = try Scrub.run(["play", "--bench", sample, "--seconds", "2", "--size", "80x24", "--paint-log", log, "--hovers", "10"])
         #expect(r.status == 0, "\(r.stderr)")

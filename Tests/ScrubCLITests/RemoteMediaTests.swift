@@ -8,7 +8,7 @@ import Testing
 struct RemoteMediaTests {
     /// A served folder: front.mp4 (moov first), end.mp4 (moov last), image.png, hls/index.m3u8.
     static let folder: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-www-\(getpid())").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-www-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: dir + "/hls", withIntermediateDirectories: true)
         let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
         func ffmpeg(_ args: [String]) {
@@ -142,7 +142,7 @@ struct RemoteMediaTests {
     }
 
     /// A server that accepts and never answers is given up on after the timeout in all (reconnects included), with
-    /// a message saying how long; `--timeout` and `SCRUB_TIMEOUT` set it.
+    /// a message saying how long; `--timeout` and `SCRUBKIT_TIMEOUT` set it.
     @Test func aStalledServerIsGivenUpOnAfterTheTimeout() throws {
         try withServer { base in
             let started = Date()
@@ -151,7 +151,7 @@ struct RemoteMediaTests {
             #expect(r.status == 1 && r.stderr.contains("no answer from the server in 1."), "\(r.stderr)")
             #expect(took < 8, "gave up after \(took) s (asked 1.5 s)")
             let started2 = Date()
-            let env = try Scrub.run(["info", "\(base)/stall/clip.mp4"], environment: ["SCRUB_TIMEOUT": "1"])
+            let env = try Scrub.run(["info", "\(base)/stall/clip.mp4"], environment: ["SCRUBKIT_TIMEOUT": "1"])
             #expect(env.status == 1 && env.stderr.contains("no answer from the server in 1."), "\(env.stderr)")
             #expect(Date().timeIntervalSince(started2) < 8)
         }

@@ -6,7 +6,7 @@ import Testing
     let clip = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path   // 8 s, keyframes every 2 s
 
     @Test func withoutATimeAVideoGivesAFrameBetween10And30Percent() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-rep-\(UUID().uuidString).jpg").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-rep-\(UUID().uuidString).jpg").path
         defer { unlink(out) }
         let r = try Scrub.run(["thumb", clip, "--json", "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func bestAroundAnExplicitTime() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-rep-\(UUID().uuidString).jpg").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-rep-\(UUID().uuidString).jpg").path
         defer { unlink(out) }
         let r = try Scrub.run(["thumb", clip, "--at", "4.5", "--best", "--json", "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
@@ -33,7 +33,7 @@ import Testing
     /// The thresholds are options: a sharpness no frame reaches rejects every candidate as blurry (the best seen is
     /// still returned), and a bad value is a usage error.
     @Test func theThresholdsAreOptions() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-rep-\(UUID().uuidString).jpg").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-rep-\(UUID().uuidString).jpg").path
         defer { unlink(out) }
         let r = try Scrub.run(["thumb", clip, "--json", "--min-sharpness", "1000000", "-o", out])
         #expect(r.status == 0, "\(r.stderr)")

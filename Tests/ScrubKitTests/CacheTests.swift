@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 private func tempDir() throws -> String {
-    let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-cache-\(UUID().uuidString)").path
+    let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-cache-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
     return d
 }
@@ -203,7 +203,7 @@ struct DesktopThumbnailTests {
         // RFC 1321's test vectors.
         #expect(Checksum.md5Hex([]) == "d41d8cd98f00b204e9800998ecf8427e")
         #expect(Checksum.md5Hex(Array("abc".utf8)) == "900150983cd24fb0d6963f7d28e17f72")
-        let desk = DesktopThumbnails(root: "/c/thumbnails", application: "scrub-1")
+        let desk = DesktopThumbnails(root: "/c/thumbnails", application: "scrubkit-1")
         #expect(desk.thumbnailPath(uri: "file:///home/jens/photos/me.png", flavor: .normal)
                 == "/c/thumbnails/normal/c6ee772d9e49320e97ec29a7eb5b1697.png")   // the spec's own example
         #expect(DesktopThumbnails.Flavor.covering(200) == .large && DesktopThumbnails.Flavor.covering(1025) == nil)

@@ -3,7 +3,7 @@ import Testing
 
 /// The shared real-world corpus (`../shared/media` beside the checkout) and the project's own `samples/`.
 ///
-/// Tests that need the corpus are skipped when it is absent, unless `SCRUB_REQUIRE_CORPUS=1` (set by `.ci/run`),
+/// Tests that need the corpus are skipped when it is absent, unless `SCRUBKIT_REQUIRE_CORPUS=1` (set by `.ci/run`),
 /// where its absence is a failure rather than a silent skip.
 enum Corpus {
     static let packageRoot: URL = {
@@ -16,14 +16,14 @@ enum Corpus {
     }()
 
     static let media: URL = {
-        if let env = ProcessInfo.processInfo.environment["SCRUB_MEDIA"] { return URL(fileURLWithPath: env) }
+        if let env = ProcessInfo.processInfo.environment["SCRUBKIT_MEDIA"] { return URL(fileURLWithPath: env) }
         return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/media")
     }()
 
     static var available: Bool {
         let ok = FileManager.default.fileExists(atPath: media.appendingPathComponent("MANIFEST.tsv").path)
-        if !ok && ProcessInfo.processInfo.environment["SCRUB_REQUIRE_CORPUS"] == "1" {
-            fatalError("SCRUB_REQUIRE_CORPUS=1 but the corpus is missing at \(media.path)")
+        if !ok && ProcessInfo.processInfo.environment["SCRUBKIT_REQUIRE_CORPUS"] == "1" {
+            fatalError("SCRUBKIT_REQUIRE_CORPUS=1 but the corpus is missing at \(media.path)")
         }
         return ok
     }

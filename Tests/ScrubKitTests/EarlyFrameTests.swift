@@ -67,7 +67,7 @@ struct EarlyFrameTests {
 
     @Test func theThumbnailIsTheSameWithAndWithoutIt() throws {
         // (A copy of its own: opens are counted per path, and other tests open the sample meanwhile.)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-early-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-early-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let copy = dir + "/clip.mp4"

@@ -6,7 +6,7 @@ import Testing
 /// The file-I/O fence: whole writes, replaces that leave nothing half-done, failures named by step.
 @Suite struct FileIOTests {
     static func tempDir() throws -> String {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-fileio-\(UUID().uuidString)").path
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-fileio-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         return d
     }

@@ -97,7 +97,7 @@ struct FrameChoiceTests {
 struct DamagedDataTests {
     /// A 12 s 30 fps clip with a keyframe every 2 s: intact, with bytes 35–60 % overwritten, and cut at 40 %.
     static let clips: (intact: String, damaged: String, cut: String) = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-damaged-\(getpid())")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-damaged-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let intact = dir.appendingPathComponent("clip.mp4").path
         _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30", "-t", "12", "-c:v", "libx264",

@@ -70,7 +70,7 @@ struct AVIFPathTests {
 @Suite struct ImageHeaderTests {
     @Test func onlyRegularFilesAreRead() throws {
         #expect(ImageHeader.head(path: "/dev/zero") == nil, "a character device is not read")
-        let f = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-head-\(UUID().uuidString)")
+        let f = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-head-\(UUID().uuidString)")
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: f)
         defer { try? FileManager.default.removeItem(at: f) }
         #expect(ImageHeader.head(path: f.path) == [0x89, 0x50, 0x4E, 0x47])

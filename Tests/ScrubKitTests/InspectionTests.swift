@@ -3,7 +3,7 @@ import MediaTime
 import ScrubKit
 import Testing
 
-/// Facts `scrub info` must get right on the real-world corpus (issue: foundation).
+/// Facts `scrubkit info` must get right on the real-world corpus (issue: foundation).
 @Suite(.enabled(if: Corpus.available, "needs ../shared/media"))
 struct InspectionTests {
     let inspector = MediaInspector()
@@ -165,7 +165,7 @@ struct QuirkTests {
     }
 }
 
-/// Files without an index whose timeline starts late (MPEG-TS at 6.4 s with one keyframe): after `scrub info` has
+/// Files without an index whose timeline starts late (MPEG-TS at 6.4 s with one keyframe): after `scrubkit info` has
 /// scanned the packets, going back to the start must find the keyframe again (a timestamp search landed past it).
 @Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
 struct LateStartTransportStreamTests {

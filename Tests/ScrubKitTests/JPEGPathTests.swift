@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func decoderDeclinesWhatItShouldNotDo() {
-        let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-\(UUID().uuidString).jpg").path
+        let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-\(UUID().uuidString).jpg").path
         #expect(FileManager.default.createFile(atPath: bogus, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 1, 2, 0xFF, 0xD9])))
         defer { try? FileManager.default.removeItem(atPath: bogus) }
         guard case .declined = JPEGDecoder.decode(path: bogus, denominator: 8, maxPixels: 1_000_000) else {

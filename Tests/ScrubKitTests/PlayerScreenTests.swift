@@ -5,7 +5,7 @@ import MediaTime
 @testable import ScrubTerminal
 import Testing
 
-/// `scrub play` in real terminals (issue 8): a picture at every window size, right colours, sixel limits, input that
+/// `scrubkit play` in real terminals (issue 8): a picture at every window size, right colours, sixel limits, input that
 /// is never swallowed, forced modes refused where they would print garbage.
 @Suite struct PlayerScreenTests {
     static let renderers: [FrameRenderer] = [HalfBlockRenderer(trueColor: true), HalfBlockRenderer(trueColor: false), KittyRenderer(),
@@ -102,7 +102,7 @@ import Testing
         defer { close(devnull) }
         let c = GraphicsDetection.choose(env: ["TERM": "xterm"], input: fds[0], output: devnull, budget: 0.5)
         #expect(c.kind == .sixel && c.sixelMaxWidth == 1000 && c.sixelMaxHeight == 1000)
-        #expect(GraphicsDetection.choose(env: ["SCRUB_GRAPHICS": "kitty", "TERM": "xterm"], input: fds[0], output: devnull, budget: 0.05).kind == .kitty,
+        #expect(GraphicsDetection.choose(env: ["SCRUBKIT_GRAPHICS": "kitty", "TERM": "xterm"], input: fds[0], output: devnull, budget: 0.05).kind == .kitty,
                 "the environment override wins")
     }
 
@@ -261,7 +261,7 @@ import Testing
 /// kitty on the same machine: pictures through files kitty reads and deletes, pixels in the escape codes otherwise.
 @Suite struct KittyFileTransferTests {
     @Test func aPictureGoesThroughAFileWithItsPixels() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-kitty-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-kitty-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pixels = (0..<(5 * 3 * 3)).map { UInt8($0 * 5 % 256) }
@@ -272,7 +272,7 @@ import Testing
         #expect(out.count < 300, "a path, not the pixels")
         let b64 = try #require(out.split(separator: ";").last.map { String($0.dropLast(2)) })
         let path = try #require(Data(base64Encoded: b64).map { String(decoding: $0, as: UTF8.self) })
-        #expect(path.hasPrefix(dir + "/tty-graphics-protocol-scrub-"), "kitty deletes files named so, in a temporary place")
+        #expect(path.hasPrefix(dir + "/tty-graphics-protocol-scrubkit-"), "kitty deletes files named so, in a temporary place")
         #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == pixels, "the file holds the raw RGB")
         #expect(!FileManager.default.fileExists(atPath: path + ".part"))
         // Paced by kitty: while that file is unread the next picture is dropped; once kitty took it, it goes.

@@ -9,7 +9,7 @@ import Testing
 @Suite(.enabled(if: Reference.available, "needs the ffmpeg CLI"))
 struct PreviewTests {
     func output(_ ext: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("scrub-preview-\(UUID().uuidString).\(ext)").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-\(UUID().uuidString).\(ext)").path
     }
 
     @Test func anAnimatedWebPOfSixScenes() throws {
@@ -75,7 +75,7 @@ struct PreviewTests {
 
     @Test func anOutputThatCannotBeWrittenLeavesNothing() throws {
         let clip = try SceneTests.clip()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-preview-bad-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-bad-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir + "/taken", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // The output's name is a directory's: the finished file cannot replace it, for either format.
@@ -90,7 +90,7 @@ struct PreviewTests {
     }
 
     @Test func aStillOrAMissingFileIsOneClearError() throws {
-        let png = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-preview-still-\(getpid()).png").path
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-still-\(getpid()).png").path
         defer { unlink(png) }
         _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x48", "-frames:v", "1", png])
         for path in [png, "/no/such/clip.mp4"] {

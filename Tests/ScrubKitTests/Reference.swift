@@ -25,7 +25,7 @@ enum Reference {
 
     /// Where ``make(_:_:)`` puts what it makes (one directory per test process).
     static let madeDirectory: URL = {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-made-\(getpid())")
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-made-\(getpid())")
         try? FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
         return d
     }()

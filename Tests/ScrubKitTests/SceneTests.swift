@@ -72,7 +72,7 @@ struct SceneTests {
 
     /// Scene lists are kept in the thumbnail cache: a second run reads them and does not open the file.
     @Test func aSecondRunReadsTheScenesFromTheCache() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-scene-cache-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-scene-cache-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // (A copy of its own: other tests open the shared clip meanwhile, and opens are counted per path.)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

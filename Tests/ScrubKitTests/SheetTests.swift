@@ -69,7 +69,7 @@ struct RepresentativeFrameTests {
     static let fade: String? = make("fade", "fade=in:st=0:d=3")
 
     static func make(_ name: String, _ filter: String) -> String? {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-best-\(name)-\(getpid()).mp4").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-best-\(name)-\(getpid()).mp4").path
         _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=6",
                                      "-vf", filter, "-c:v", "libx264", "-g", "10", "-keyint_min", "10", "-sc_threshold", "0",
                                      "-pix_fmt", "yuv420p", out])
@@ -108,7 +108,7 @@ struct RepresentativeFrameTests {
 
     /// A long-GOP clip (a keyframe every 10 s) of `seconds` at 25 fps, black where `black` says (an ffmpeg expression).
     static func longGOP(_ name: String, seconds: Int, black: String) -> String? {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-best-\(name)-\(getpid()).mp4").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-best-\(name)-\(getpid()).mp4").path
         _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=\(seconds)",
                                      "-vf", "lutrgb=r=0:g=0:b=0:enable='\(black)'", "-c:v", "mpeg4", "-g", "250", "-sc_threshold", "1000000000", "-q:v", "4", out])
         return FileManager.default.fileExists(atPath: out) ? out : nil
@@ -152,7 +152,7 @@ struct RepresentativeFrameTests {
 
     @Test func aSheetOfTheClipHasNoBlankTile() throws {
         let clip = try #require(RepresentativeFrameTests.clip)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-best-sheet-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-best-sheet-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var o = BatchOptions(outputDirectory: dir)
         o.sheet = (4, 2)
@@ -202,7 +202,7 @@ struct FrameScoreTests {
 struct SheetHeaderTests {
     @Test func headerFactsComeFromTheThumbnailsOpen() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-header-\(UUID().uuidString).mp4")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-header-\(UUID().uuidString).mp4")
         try FileManager.default.copyItem(at: root.appendingPathComponent("samples/h264_gop2s.mp4"), to: copy)
         let info = MediaInspector(verifiesDecoding: false).inspect(path: copy.path)
         let (timeline, results) = try ThumbnailGenerator(path: copy.path).generate { _ in [.fraction(numerator: 1, denominator: 2)] }

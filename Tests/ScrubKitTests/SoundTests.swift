@@ -56,7 +56,7 @@ final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, the
     static let rate = 48_000
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-pulse-\(UUID().uuidString.prefix(8))")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-pulse-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
         daemon = Spawned([Reference.which("pulseaudio")!, "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
                           "--disable-shm=yes", "-L", "module-null-sink sink_name=test_sink rate=\(PrivatePulse.rate)",
@@ -374,7 +374,7 @@ struct SoundTests {
     }
 
     @Test func withoutAServerThePicturePlaysAndTheStatusSaysWhy() async throws {
-        let p = try await ready(Self.clip(), SoundOptions(server: "unix:/nonexistent-scrub-test/pulse.sock"))
+        let p = try await ready(Self.clip(), SoundOptions(server: "unix:/nonexistent-scrubkit-test/pulse.sock"))
         p.play()
         try await Task.sleep(nanoseconds: 700_000_000)
         let status = p.soundStatus

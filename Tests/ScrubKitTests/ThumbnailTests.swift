@@ -216,7 +216,7 @@ struct ThumbnailFidelityTests {
     }
 
     @Test func atomicWriteLeavesNoTemporaryFiles() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-atomic-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-atomic-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let target = dir.appendingPathComponent("a.bin").path
@@ -485,7 +485,7 @@ struct OpenGOPRecoveryTests {
 struct TransportStreamSeekTests {
     /// 40 s at 25 fps, B-frames, a keyframe every 2 s, starting at the usual 1.4 s offset of MPEG-TS.
     static let clip: String? = {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-ts-seek-\(getpid()).ts").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-ts-seek-\(getpid()).ts").path
         _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=40",
                                      "-c:v", "libx264", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-bf", "2",
                                      "-pix_fmt", "yuv420p", "-f", "mpegts", out])

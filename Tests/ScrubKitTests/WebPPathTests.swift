@@ -71,7 +71,7 @@ import Testing
         let t = try g.image(at: .fraction(numerator: 0, denominator: 1))
         #expect(t.image.width == 13 && t.image.height == 169)
         #expect(t.image.pixels.allSatisfy { $0 > 240 }, "its frames are white (as Pillow decodes them too)")
-        // `scrub info` agrees: a usable file, its size and frame count from libwebp.
+        // `scrubkit info` agrees: a usable file, its size and frame count from libwebp.
         let info = MediaInspector().inspect(path: path)
         #expect(info.error == nil, "\(String(describing: info.error))")
         #expect(info.video?.width == 13 && info.video?.height == 169 && info.video?.frameCount == 97)

@@ -103,11 +103,11 @@ void scrub_set_log_sink(scrub_log_sink sink, int level);
 /// whatever the log level), so a timeout can say how many connections were made.
 long scrub_ffmpeg_reconnects(void);
 
-/// What `scrub --version` reports of one of FFmpeg's libraries (see loader.c).
+/// What `scrubkit --version` reports of one of FFmpeg's libraries (see loader.c).
 typedef struct {
     const char *name;      ///< "libavformat"
     const char *soname;    ///< "libavformat.so.59": the file the lazy loader opens
-    unsigned built;        ///< AV_VERSION_INT of the headers scrub was built with
+    unsigned built;        ///< AV_VERSION_INT of the headers scrubkit was built with
     unsigned found;        ///< AV_VERSION_INT of the library found at run time, 0 when it could not be opened
 } scrub_ffmpeg_library_info;
 /// How many libraries scrub_ffmpeg_probe describes (libavutil, libswscale, libavcodec, libavformat, libswresample,
@@ -118,6 +118,9 @@ int scrub_ffmpeg_library_count(void);
 scrub_ffmpeg_library_info scrub_ffmpeg_probe(int index, char *error, size_t size);
 /// FFmpeg's release string (av_version_info(), e.g. "5.1.6-0+deb12u1"), or NULL when libavutil is missing.
 const char *scrub_ffmpeg_release(void);
+/// The licence FFmpeg was built under (avutil_license(): "GPL version 2 or later" for Debian's build, "LGPL version
+/// 2.1 or later" without --enable-gpl), or NULL when libavutil is missing.
+const char *scrub_ffmpeg_license(void);
 
 /// Sets the frame's pointers into `data` with line size `stride` (for writing scaler output into Swift memory).
 static inline void scrub_frame_set_plane(AVFrame *frame, int plane, uint8_t *data, int stride) {

@@ -1,5 +1,5 @@
 // PulseAudio's simple playback API (PipeWire desktops serve the same protocol through pipewire-pulse), loaded at
-// run time: scrub never links libpulse, so `scrub --version`, thumbnails and batch never map it, and the binary
+// run time: scrubkit never links libpulse, so `scrubkit --version`, thumbnails and batch never map it, and the binary
 // runs where it is absent (sound is then simply unavailable, with the reason).
 #ifndef SCRUBKIT_CPULSE_SHIM_H
 #define SCRUBKIT_CPULSE_SHIM_H

@@ -2,7 +2,7 @@ import FFmpegBridge
 import Foundation
 import MediaTime
 
-/// Settings of a batch thumbnail run (`scrub thumbs`).
+/// Settings of a batch thumbnail run (`scrubkit thumbs`).
 public struct BatchOptions: Sendable {
     /// Where thumbnails, sheets, sprites and the resume journal are written (created if needed).
     public var outputDirectory: String

@@ -71,7 +71,7 @@ public final class BatchRunner: Sendable {
     private let budget: PixelBudget
 
     /// Name of the resume journal kept in the output directory.
-    public static let stateFileName = ".scrub-thumbs.state.jsonl"
+    public static let stateFileName = ".scrubkit-thumbs.state.jsonl"
 
     /// A runner for `options`: creates the output directory and reads the resume journals there. Throws when the directory cannot be made.
     public init(options: BatchOptions) throws {
@@ -81,7 +81,7 @@ public final class BatchRunner: Sendable {
         } catch {
             throw MediaError(.writeFailed, path: options.outputDirectory, "cannot create the output directory")
         }
-        let journal = options.shardLabel.map { ".scrub-thumbs.state.\($0).jsonl" } ?? BatchRunner.stateFileName
+        let journal = options.shardLabel.map { ".scrubkit-thumbs.state.\($0).jsonl" } ?? BatchRunner.stateFileName
         stateFile = (options.outputDirectory as NSString).appendingPathComponent(journal)
         state = Locked(options.resume ? BatchRunner.loadStates(in: options.outputDirectory) : [:])
         budget = PixelBudget(capacity: options.pixelBudget)
@@ -312,7 +312,7 @@ public final class BatchRunner: Sendable {
     /// Every resume journal in `dir` (the unsharded one and each shard's), merged.
     static func loadStates(in dir: String) -> [String: JournalEntry] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
-            .filter { $0.hasPrefix(".scrub-thumbs.state") && $0.hasSuffix(".jsonl") }.sorted()
+            .filter { $0.hasPrefix(".scrubkit-thumbs.state") && $0.hasSuffix(".jsonl") }.sorted()
         var out: [String: JournalEntry] = [:]
         for n in names { out.merge(loadState((dir as NSString).appendingPathComponent(n))) { _, new in new } }
         return out
@@ -326,7 +326,7 @@ public final class BatchRunner: Sendable {
                   let source = obj["source"] as? String, let sig = obj["signature"] as? String,
                   let recs = obj["records"] as? [[String: Any]] else { continue }
             let records = recs.compactMap { BatchRecord(json: $0) }
-            // (A line without an identity, from an older scrub, never matches: the file is redone once.)
+            // (A line without an identity, from an older scrubkit, never matches: the file is redone once.)
             out[source] = JournalEntry(signature: sig, identity: (obj["identity"] as? String) ?? "-", records: records)
         }
         return out

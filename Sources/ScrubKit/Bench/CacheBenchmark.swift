@@ -1,7 +1,7 @@
 import Foundation
 import MediaTime
 
-/// `scrub bench --cache FILE`: what the thumbnail cache saves inside one process — a decoded thumbnail vs a
+/// `scrubkit bench --cache FILE`: what the thumbnail cache saves inside one process — a decoded thumbnail vs a
 /// memory-tier hit vs a disk-tier hit — and whether disk lookups stay flat as the cache grows to 10,000 entries.
 public enum CacheBenchmark {
     /// One measured figure.

@@ -65,7 +65,7 @@ public struct BenchSample: Sendable {
     }
 }
 
-/// Decode vs downsample, measured properly: each mode runs in a fresh process (see `scrub bench`); this is the
+/// Decode vs downsample, measured properly: each mode runs in a fresh process (see `scrubkit bench`); this is the
 /// part that runs inside it.
 public enum DecodeBenchmark {
     /// Resident and peak resident memory of this process, from /proc/self/status (bytes).

@@ -29,7 +29,7 @@ public struct DesktopThumbnails: Sendable {
 
     /// The `thumbnails` directory.
     public var root: String
-    /// `fail/` subdirectory name: the application and its version (`scrub-0.1.0`).
+    /// `fail/` subdirectory name: the application and its version (`scrubkit-0.1.0`).
     public var failureDirectoryName: String
 
     /// The desktop cache under `root` (default `$XDG_CACHE_HOME/thumbnails`).

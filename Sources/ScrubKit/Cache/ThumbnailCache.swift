@@ -7,7 +7,7 @@ import MediaTime
 ///
 /// Keys are built by ``ThumbnailGenerator/cacheKey(for:identity:)`` from the source's ``SourceIdentity`` and every
 /// setting that changes pixels, so a changed file or a different setting is a miss, never a stale hit.
-/// Give one instance to many generators (it is `Sendable`); ``defaultDirectory`` and the default budgets are what `scrub` uses.
+/// Give one instance to many generators (it is `Sendable`); ``defaultDirectory`` and the default budgets are what `scrubkit` uses.
 public final class ThumbnailCache: Sendable {
     /// Pictures in memory, by key.
     public let memory: MemoryCache<String, Thumbnail>
@@ -19,9 +19,9 @@ public final class ThumbnailCache: Sendable {
     /// Default disk budget: 512 MiB.
     public static let defaultDiskBudget = 512 << 20
 
-    /// `$XDG_CACHE_HOME/scrub` (or `~/.cache/scrub`): scrub's own disk tier.
+    /// `$XDG_CACHE_HOME/scrubkit` (or `~/.cache/scrubkit`): scrubkit's own disk tier.
     public static var defaultDirectory: String {
-        (cacheHome as NSString).appendingPathComponent("scrub")
+        (cacheHome as NSString).appendingPathComponent("scrubkit")
     }
 
     /// `$XDG_CACHE_HOME` when set to an absolute path, else `$HOME/.cache`.

@@ -1,25 +1,25 @@
 import FFmpegBridge
 import TextBridge
 
-/// What this build of scrub contains and what it finds at run time — the answer to the first question of a bug
-/// report (`scrub --version`, like `ffmpeg -version` and `mpv --version`).
+/// What this build of scrubkit contains and what it finds at run time — the answer to the first question of a bug
+/// report (`scrubkit --version`, like `ffmpeg -version` and `mpv --version`).
 ///
 /// FFmpeg's libraries are loaded lazily, so gathering the report opens them: a missing one is reported here
 /// (with the dynamic linker's message) instead of ending the process as a thumbnail request would.
 public struct ComponentReport: Sendable {
-    /// A library scrub uses.
+    /// A library scrubkit uses.
     public struct Library: Sendable, Equatable {
         /// Its usual name (`libavformat`, `libheif`).
         public var name: String
         /// Its version as found at run time (or the headers' where the library has no query); nil when missing.
         public var version: String?
-        /// The headers' version scrub was built with, when it differs in kind from ``version`` (FFmpeg's).
+        /// The headers' version scrubkit was built with, when it differs in kind from ``version`` (FFmpeg's).
         public var builtAgainst: String?
-        /// The file opened at run time (FFmpeg's sonames), when scrub opens it itself.
+        /// The file opened at run time (FFmpeg's sonames), when scrubkit opens it itself.
         public var file: String?
         /// Why it is missing, when it is.
         public var problem: String?
-        /// What scrub uses it for, in a few words.
+        /// What scrubkit uses it for, in a few words.
         public var role: String
 
         /// A library with the given facts.
@@ -28,7 +28,7 @@ public struct ComponentReport: Sendable {
         }
     }
 
-    /// An optional part of scrub and whether it works here.
+    /// An optional part of scrubkit and whether it works here.
     public struct Feature: Sendable, Equatable {
         /// A short stable key (`heic`, `sound`): the JSON name.
         public var key: String
@@ -45,6 +45,8 @@ public struct ComponentReport: Sendable {
 
     /// FFmpeg's release string (`5.1.6-0+deb12u1`), nil when libavutil is missing.
     public var ffmpegRelease: String?
+    /// The licence FFmpeg was built under (`GPL version 2 or later` for Debian's build), nil when libavutil is missing.
+    public var ffmpegLicense: String?
     /// FFmpeg's four libraries, in loading order.
     public var ffmpeg: [Library]
     /// The other C libraries, linked into the binary.
@@ -53,8 +55,25 @@ public struct ComponentReport: Sendable {
     public var features: [Feature]
 
     /// Whether every FFmpeg library was found that video, audio covers and the FFmpeg still fallback need (all but
-    /// libavfilter, which only keeps the player's pitch at other speeds).
+    /// libavfilter, which GIF previews and the player's pitch at other speeds need).
     public var hasFFmpeg: Bool { ffmpeg.allSatisfy { $0.version != nil || $0.name == "libavfilter" } }
+
+    /// The Debian package that holds a library, named after its soname as Debian names them: `libavfilter.so.8` is
+    /// in `libavfilter8`.
+    static func debianPackage(ofSoname soname: String) -> String {
+        guard let r = soname.range(of: ".so.") else { return soname }
+        return String(soname[..<r.lowerBound]) + String(soname[r.upperBound...])
+    }
+
+    /// The package to install for a library that could not be loaded: its own, or that of the dependency the dynamic
+    /// linker's message starts with (`/lib/…/libavcodec.so.59: cannot open shared object file` for libavformat).
+    static func packageToInstall(_ l: Library) -> String? {
+        if let problem = l.problem, let colon = problem.firstIndex(of: ":") {
+            let file = problem[..<colon].split(separator: "/").last.map(String.init) ?? ""
+            if file.hasPrefix("lib") && file.contains(".so.") && !file.contains(" ") { return debianPackage(ofSoname: file) }
+        }
+        return l.file.map(debianPackage(ofSoname:))
+    }
 
     /// Gathers the report (opens FFmpeg's libraries if it can); `libraries` and `features` from layers above
     /// ScrubKit (the terminal's sixel encoder) are appended.
@@ -65,6 +84,11 @@ public struct ComponentReport: Sendable {
         }
         let found = ff.allSatisfy { $0.version != nil || $0.name == "libavfilter" }
         let filters = ff.contains { $0.name == "libavfilter" && $0.version != nil }
+        var missing: [String] = []
+        for l in ff where l.version == nil && l.name != "libavfilter" {
+            if let p = Self.packageToInstall(l), !missing.contains(p) { missing.append(p) }
+        }
+        let filterPackage = ff.first { $0.name == "libavfilter" }.flatMap(packageToInstall) ?? "libavfilter8"
         let heif = LibraryVersions.heifDecoders
         let font = FontLocator.file(for: FontLocator.defaultPattern)
         let libraries = [
@@ -78,7 +102,7 @@ public struct ComponentReport: Sendable {
         ] + extraLibraries
         var features = [
             Feature(key: "video", available: found, detail: found ? "video, audio cover art and other stills through FFmpeg"
-                    : "FFmpeg's libraries are missing (Debian: apt-get install ffmpeg): only JPEG, WebP and HEIF stills work"),
+                    : "FFmpeg's libraries are missing (Debian: apt-get install \(missing.joined(separator: " "))): only JPEG, WebP and HEIF stills work"),
             Feature(key: "png", available: found && ImageFormat.png.isAvailable, detail: "PNG output (libavcodec's encoder)"),
             Feature(key: "webp-output", available: found && ImageFormat.webp.isAvailable, detail: "WebP output (libavcodec's libwebp encoder)"),
             Feature(key: "webp", available: true, detail: "WebP stills decoded at the output size (libwebp)"),
@@ -92,12 +116,16 @@ public struct ComponentReport: Sendable {
         features += extraFeatures
         let pulse = PulseOutput.libraryPath
         features.append(Feature(key: "sound", available: pulse != nil,
-                                detail: pulse.map { "sound in scrub play through PulseAudio/PipeWire (\($0), loaded when playing)" }
-                                    ?? "no PulseAudio client library: scrub play is silent (Debian: apt-get install libpulse0)"))
+                                detail: pulse.map { "sound in scrubkit play through PulseAudio/PipeWire (\($0), loaded when playing)" }
+                                    ?? "no PulseAudio client library: scrubkit play is silent (Debian: apt-get install libpulse0)"))
         features.append(Feature(key: "pitch", available: filters,
                                 detail: filters ? "sound at other speeds with its pitch kept (libavfilter's atempo)"
-                                    : "libavfilter is missing: at other speeds the pitch follows the speed (Debian: apt-get install libavfilter8)"))
-        return ComponentReport(ffmpegRelease: found ? LibraryVersions.ffmpegRelease : nil, ffmpeg: ff, libraries: libraries, features: features)
+                                    : "libavfilter is missing: at other speeds the pitch follows the speed (Debian: apt-get install \(filterPackage))"))
+        features.append(Feature(key: "gif", available: filters,
+                                detail: filters ? "GIF previews (libavfilter's palettegen and paletteuse)"
+                                    : "libavfilter is missing: no GIF previews (Debian: apt-get install \(filterPackage))"))
+        return ComponentReport(ffmpegRelease: found ? LibraryVersions.ffmpegRelease : nil,
+                               ffmpegLicense: found ? LibraryVersions.ffmpegLicense : nil, ffmpeg: ff, libraries: libraries, features: features)
     }
 
     private static func role(ofFFmpegLibrary name: String) -> String {

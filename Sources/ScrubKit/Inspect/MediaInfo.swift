@@ -1,6 +1,6 @@
 import MediaTime
 
-/// What `scrub info` reports about a file. Field names are the `--json` contract.
+/// What `scrubkit info` reports about a file. Field names are the `--json` contract.
 public struct MediaInfo: Sendable {
     /// Whether the duration is known, indefinite (e.g. live) or unknown (nothing trustworthy).
     public enum DurationKind: String, Sendable { case known, indefinite, unknown }

@@ -2,7 +2,7 @@ import FFmpegBridge
 import Foundation
 import MediaTime
 
-/// Reads a file's facts for `scrub info`: container, duration (with a trust chain), the right video stream,
+/// Reads a file's facts for `scrubkit info`: container, duration (with a trust chain), the right video stream,
 /// display geometry, colour, audio streams, cover pictures; and checks that the video actually decodes.
 public struct MediaInspector: Sendable {
     /// Pictures above this many pixels are refused before anything sized by them is allocated.

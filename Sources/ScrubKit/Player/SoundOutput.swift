@@ -43,7 +43,7 @@ public struct SoundOptions: Sendable {
     /// Opens a PulseAudio playback stream (libpulse is loaded now, not at start-up).
     public static func pulseAudio(rate: Int, channels: Int, options: SoundOptions) throws -> SoundOutput {
         do {
-            return PulseSoundOutput(try PulseOutput(server: options.server, appName: "scrub", device: options.device, rate: rate, channels: channels,
+            return PulseSoundOutput(try PulseOutput(server: options.server, appName: "scrubkit", device: options.device, rate: rate, channels: channels,
                                                     bufferMilliseconds: options.bufferMilliseconds))
         } catch let e as PulseOutput.Unavailable {
             throw SoundUnavailable(description: "no sound server: \(e.description)")

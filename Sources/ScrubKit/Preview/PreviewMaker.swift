@@ -61,7 +61,7 @@ public enum PreviewMaker {
     /// The preview of `path` as a file's bytes (for a batch, which writes and caches its outputs itself); the
     /// report's `output` is empty.
     public static func render(_ path: String, options: PreviewOptions = PreviewOptions()) throws -> (bytes: [UInt8], report: PreviewReport) {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("scrub-preview-\(getpid())-\(UUID().uuidString).\(options.format.rawValue)").path
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-\(getpid())-\(UUID().uuidString).\(options.format.rawValue)").path
         defer { unlink(temporary) }
         var report = try make(path, options: options, output: temporary)
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: temporary))) else {

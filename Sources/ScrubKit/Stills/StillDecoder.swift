@@ -17,7 +17,7 @@ protocol StillDecoder: Sendable {
     /// one the library cannot decode after accepting it.
     func thumbnail(path: String, head: [UInt8], request: StillRequest) throws -> StillPicture?
 
-    /// What `scrub info` reports of the file, when this decoder knows better than FFmpeg; nil: FFmpeg describes it.
+    /// What `scrubkit info` reports of the file, when this decoder knows better than FFmpeg; nil: FFmpeg describes it.
     func inspect(path: String, head: [UInt8], pixelLimit: Int, verifiesDecoding: Bool) -> MediaInfo?
 }
 

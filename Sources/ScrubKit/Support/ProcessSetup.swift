@@ -8,7 +8,7 @@ public enum ProcessSetup {
     public static func returnLargeBlocksPromptly() { HeapMemory.returnLargeBlocksPromptly() }
 
     /// How long a URL may keep ScrubKit waiting with no answer, in seconds: the whole open (connecting, reconnects,
-    /// probing) and each read or seek after it. The default is `SCRUB_TIMEOUT` from the environment, else 20.
+    /// probing) and each read or seek after it. The default is `SCRUBKIT_TIMEOUT` from the environment, else 20.
     public static var networkTimeout: Double {
         get { Demuxer.networkTimeout }
         set { Demuxer.networkTimeout = newValue }

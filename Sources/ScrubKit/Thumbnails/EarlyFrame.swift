@@ -50,7 +50,7 @@ final class EarlyFrame: Sendable {
             early.resolved.signal()   // (when it gave up before resolving the time)
             early.finished.signal()
         }
-        thread.name = "scrub early frame"
+        thread.name = "scrubkit early frame"
         thread.start()
         return early
     }

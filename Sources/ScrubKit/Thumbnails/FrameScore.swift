@@ -90,7 +90,7 @@ public enum FrameRejection: String, Sendable, Equatable, CaseIterable {
 }
 
 /// What a representative frame must be: the thresholds behind each ``FrameRejection``, every one settable
-/// (`scrub thumb --min-contrast --dark-below --bright-above --min-sharpness`).
+/// (`scrubkit thumb --min-contrast --dark-below --bright-above --min-sharpness`).
 public struct FrameCriteria: Sendable, Equatable {
     /// Luma spread (standard deviation, 0–255) under which a picture is one flat colour: black, white or flat.
     public var minimumContrast = 6.0

@@ -1,18 +1,18 @@
 import Foundation
 import ScrubKit
 
-/// `scrub bench [FILE...]`: decode vs downsample memory and time, each mode in its own process.
+/// `scrubkit bench [FILE...]`: decode vs downsample memory and time, each mode in its own process.
 enum BenchCommand {
     static let spec = CommandSpec(
         name: "bench",
         abstract: "Measure decode vs downsample: time and memory of full RGBA decoding vs 1600/320 px thumbnails, each run in a fresh process.",
-        usage: "scrub bench [FILE...] [--runs N] [--json] [--svg FILE] [--png FILE]",
+        usage: "scrubkit bench [FILE...] [--runs N] [--json] [--svg FILE] [--png FILE]",
         options: [
             OptionSpec(names: ["--runs"], takesValue: true, valueName: "N", help: "Runs per mode (default 5, at least 3); modes alternate run by run."),
             OptionSpec(names: ["--json"], takesValue: false, help: "One JSON object per file and mode (medians, min, max) instead of the table."),
             OptionSpec(names: ["--svg"], takesValue: true, valueName: "FILE", help: "Also write a chart of memory per mode as SVG."),
             OptionSpec(names: ["--png"], takesValue: true, valueName: "FILE", help: "Also write the chart as PNG."),
-            OptionSpec(names: ["--inputs"], takesValue: true, valueName: "DIR", help: "Where the default inputs are generated (default: $TMPDIR/scrub-bench)."),
+            OptionSpec(names: ["--inputs"], takesValue: true, valueName: "DIR", help: "Where the default inputs are generated (default: $TMPDIR/scrubkit-bench)."),
             OptionSpec(names: ["--cache"], takesValue: false, help: "Instead: measure the thumbnail cache on FILE (decode vs memory-tier hit vs disk-tier hit, disk lookups at 100/1,000/10,000 entries)."),
             OptionSpec(names: ["--child"], takesValue: true, valueName: "MODE", help: "(internal) run one mode in this process and print its measurement."),
         ],
@@ -24,19 +24,19 @@ enum BenchCommand {
         """,
         operands: .media,
         examples: [
-            Example(title: "Decode vs downsample on generated inputs", command: "scrub bench"),
-            Example(title: "On your own files, with a chart", command: "scrub bench photo.jpg clip.mp4 --runs 5 --svg bench.svg"),
-            Example(title: "What the thumbnail cache saves on one file", command: "scrub bench --cache clip.mp4"),
+            Example(title: "Decode vs downsample on generated inputs", command: "scrubkit bench"),
+            Example(title: "On your own files, with a chart", command: "scrubkit bench photo.jpg clip.mp4 --runs 5 --svg bench.svg"),
+            Example(title: "What the thumbnail cache saves on one file", command: "scrubkit bench --cache clip.mp4"),
         ])
 
     /// `--cache`: the cache's figures for one file, as a table or JSON lines.
     static func runCache(_ p: ParsedArguments) throws -> Int32 {
         guard p.positional.count == 1 else { throw UsageError(message: "--cache measures one file", command: "bench") }
-        let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("scrub-bench-cache-\(getpid())")
+        let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("scrubkit-bench-cache-\(getpid())")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let figures: [CacheBenchmark.Figure]
         do { figures = try CacheBenchmark.run(path: p.positional[0], scratch: scratch, progress: { printError($0) }) }
-        catch let e as MediaError { printError("scrub: \(e)"); return 1 }
+        catch let e as MediaError { printError("scrubkit: \(e)"); return 1 }
         let decode = figures[0].seconds
         for f in figures {
             if p.flag("--json") {
@@ -54,13 +54,13 @@ enum BenchCommand {
         if let m = p.value("--child") {
             guard let mode = BenchMode(rawValue: m), p.positional.count == 1 else { throw UsageError(message: "bad --child call", command: "bench") }
             do { printOut(try DecodeBenchmark.measure(mode, path: p.positional[0]).json.text); return 0 }
-            catch { printError("scrub: \(error)"); return 1 }
+            catch { printError("scrubkit: \(error)"); return 1 }
         }
         if p.flag("--cache") { return try runCache(p) }
         let runs = try p.int("--runs", in: 3...100, command: "bench") ?? 5
         var files = p.positional
         if files.isEmpty {
-            let dir = p.value("--inputs") ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("scrub-bench")
+            let dir = p.value("--inputs") ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("scrubkit-bench")
             printError("generating default inputs in \(dir) (once)…")
             files = try DecodeBenchmark.defaultInputs(in: dir)
         }
@@ -69,7 +69,7 @@ enum BenchCommand {
         var failed = false
         for file in files {
             let info = MediaInspector(verifiesDecoding: false).inspect(path: file)
-            if let e = info.error { printError("scrub: \(e)"); failed = true; continue }
+            if let e = info.error { printError("scrubkit: \(e)"); failed = true; continue }
             let modes = BenchMode.modes(isStill: info.isStill)
             for r in 0..<runs {
                 for mode in (r % 2 == 0 ? modes : modes.reversed()) {
@@ -83,7 +83,7 @@ enum BenchCommand {
                     let data = pipe.fileHandleForReading.readDataToEndOfFile()
                     out.waitUntilExit()
                     guard let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let s = BenchSample(json: obj) else {
-                        printError("scrub: \(file): mode \(mode.rawValue) failed"); failed = true; continue
+                        printError("scrubkit: \(file): mode \(mode.rawValue) failed"); failed = true; continue
                     }
                     samples[file, default: [:]][mode, default: []].append(s)
                 }
@@ -113,7 +113,7 @@ enum BenchCommand {
                 }
             }
         }
-        let title = "scrub bench: memory per mode"
+        let title = "scrubkit bench: memory per mode"
         if let svg = p.value("--svg") { try AtomicFile.write(Array(BenchChart.svg(title: title, rows: rows).utf8), to: svg) }
         if let png = p.value("--png") { try AtomicFile.write(BenchChart.picture(title: title, rows: rows).encoded(as: .png), to: png) }
         return failed ? 1 : 0

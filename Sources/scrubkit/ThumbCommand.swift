@@ -41,12 +41,12 @@ struct OutputOptions {
     }
 }
 
-/// `scrub thumb FILE --at TIME …`
+/// `scrubkit thumb FILE --at TIME …`
 enum ThumbCommand {
     static let spec = CommandSpec(
         name: "thumb",
         abstract: "Write a thumbnail of a video at a time (or of a still image), fitted to a maximum size, upright.",
-        usage: "scrub thumb FILE --at TIME [--max-size N | --width W --height H] [--exact | --fast | --tolerance T] [--format F] [-o OUT] [--json]",
+        usage: "scrubkit thumb FILE --at TIME [--max-size N | --width W --height H] [--exact | --fast | --tolerance T] [--format F] [-o OUT] [--json]",
         options: [
             OptionSpec(names: ["-t", "--at"], takesValue: true, valueName: "TIME", help: "12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4. Repeat for several. Default: a representative frame between 10% and 30%."),
             OptionSpec(names: ["--scenes"], takesValue: false, help: "The video's longest scene (the cuts are found first; kept with --cache), its best frame inside it."),
@@ -71,23 +71,23 @@ enum ThumbCommand {
 
         Cache (--cache): without --at, the file's thumbnail is shared with the desktop (freedesktop.org cache in
         $XDG_CACHE_HOME/thumbnails, the one file managers read; a thumbnail another program made is used when the
-        file has not changed since). With --at, thumbnails are kept in $XDG_CACHE_HOME/scrub (512 MiB, least
+        file has not changed since). With --at, thumbnails are kept in $XDG_CACHE_HOME/scrubkit (512 MiB, least
         recently used removed first), keyed on the file's identity (device, inode, size, modification and change
         times) and every setting: a changed file is never served from an older picture. Cache trouble is a warning.
         """,
         operands: .media,
         examples: [
-            Example(title: "The representative frame of a video (between 10 % and 30 %), 320 pixels", command: "scrub thumb clip.mp4"),
-            Example(title: "The exact frame at 1 min 2.5 s, at most 640 pixels, as PNG", command: "scrub thumb clip.mp4 --at 1:02.5 --exact --max-size 640 -o frame.png"),
-            Example(title: "Three thumbnails from one open", command: "scrub thumb clip.mp4 --at 10% --at 50% --at 90% -o 'clip-{index}.jpg'"),
-            Example(title: "A phone photo, upright, for a web page", command: "scrub thumb photo.heic --width 800 --height 600 -o photo.webp"),
-            Example(title: "A thumbnail kept in the cache (a second run reads it)", command: "scrub thumb film.mkv --at 50% --cache --json"),
+            Example(title: "The representative frame of a video (between 10 % and 30 %), 320 pixels", command: "scrubkit thumb clip.mp4"),
+            Example(title: "The exact frame at 1 min 2.5 s, at most 640 pixels, as PNG", command: "scrubkit thumb clip.mp4 --at 1:02.5 --exact --max-size 640 -o frame.png"),
+            Example(title: "Three thumbnails from one open", command: "scrubkit thumb clip.mp4 --at 10% --at 50% --at 90% -o 'clip-{index}.jpg'"),
+            Example(title: "A phone photo, upright, for a web page", command: "scrubkit thumb photo.heic --width 800 --height 600 -o photo.webp"),
+            Example(title: "A thumbnail kept in the cache (a second run reads it)", command: "scrubkit thumb film.mkv --at 50% --cache --json"),
         ])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
         guard p.positional.count == 1 else {
-            throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time (use 'scrub downsample' or several --at)", command: "thumb")
+            throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time (use 'scrubkit downsample' or several --at)", command: "thumb")
         }
         let path = p.positional[0]
         let out = try OutputOptions(p, command: "thumb", checksEncoder: !p.flag("--cache"))
@@ -195,13 +195,13 @@ enum ThumbCommand {
     }
 
     /// The thumbnails as encoded files: through the desktop's thumbnail cache when the file's own thumbnail is asked
-    /// for (no --at) with --cache, through scrub's cache for other --cache requests, else made now.
+    /// for (no --at) with --cache, through scrubkit's cache for other --cache requests, else made now.
     static func generateFiles(_ gen: ThumbnailGenerator, times: [TimeExpression], userGaveTimes: Bool, format: ImageFormat,
                               quality: Int, useCache: Bool) throws -> [ThumbnailGenerator.FileResult] {
         guard useCache else { return try gen.files(at: times, format: format, quality: quality, cache: nil) }
         if !userGaveTimes, gen.appliesPreferredTrackTransform, gen.toneMapsHDR, DesktopThumbnailer.flavor(for: gen.maximumSize) != nil,
            let identity = SourceIdentity(path: gen.path) {
-            // The file as made from the desktop's entry last time, kept in scrub's: served without FFmpeg (the entry
+            // The file as made from the desktop's entry last time, kept in scrubkit's: served without FFmpeg (the entry
             // is a PNG at one of the desktop's sizes, which would need decoding and scaling again) while the entry
             // stays as it was (another program may replace it).
             let side = DesktopThumbnailer.flavor(for: gen.maximumSize)?.rawValue ?? 0
@@ -224,7 +224,7 @@ enum ThumbCommand {
 
     static func report(error: MediaError, path: String, json: Bool) {
         if json { printOut(JSON.object([("path", .string(Redaction.display(path))), ("error", .string(error.description))]).text) }
-        printError("scrub: \(error)")
+        printError("scrubkit: \(error)")
     }
 
     /// The output file name: the template with {index}/{time}/{stem}/{ext} filled in, or NAME-TIME.EXT.

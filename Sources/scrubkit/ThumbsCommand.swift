@@ -4,12 +4,12 @@ import ScrubKit
 import ScrubTerminal
 import Synchronization
 
-/// `scrub thumbs INPUT... --out DIR`
+/// `scrubkit thumbs INPUT... --out DIR`
 enum ThumbsCommand {
     static let spec = CommandSpec(
         name: "thumbs",
         abstract: "Extract thumbnails from many files: one open per file, files in parallel, a progress bar, a JSON manifest.",
-        usage: "scrub thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--cache] [--shard K/N] [--sheet CxR | --vtt | --preview F] [--scenes]",
+        usage: "scrubkit thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--cache] [--shard K/N] [--sheet CxR | --vtt | --preview F] [--scenes]",
         options: [
             OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Output directory (created if needed). Default: thumbs"),
             OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "N thumbnails evenly spread, avoiding the very first and last frames (default 10; with --vtt, one every 2-10 s)."),
@@ -24,7 +24,7 @@ enum ThumbsCommand {
             OptionSpec(names: ["-j", "--jobs"], takesValue: true, valueName: "N", help: "Files at once (default: number of cores)."),
             OptionSpec(names: ["--json"], takesValue: true, valueName: "FILE|-", help: "JSON-lines manifest: a record per thumbnail or failure, then a summary."),
             OptionSpec(names: ["--resume"], takesValue: false, help: "Skip files whose outputs from an earlier run with the same settings are complete (and whose source has not changed)."),
-            OptionSpec(names: ["--cache"], takesValue: false, help: "Keep each file's outputs in $XDG_CACHE_HOME/scrub (a file seen before with the same settings, and unchanged, is written from there without decoding), and give file managers each file's thumbnail (freedesktop.org cache)."),
+            OptionSpec(names: ["--cache"], takesValue: false, help: "Keep each file's outputs in $XDG_CACHE_HOME/scrubkit (a file seen before with the same settings, and unchanged, is written from there without decoding), and give file managers each file's thumbnail (freedesktop.org cache)."),
             OptionSpec(names: ["--shard"], takesValue: true, valueName: "K/N", help: "Process only shard K of N (stable hash of each path), for parallel jobs."),
             OptionSpec(names: ["--sheet"], takesValue: true, valueName: "CxR", help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
             OptionSpec(names: ["--columns"], takesValue: true, valueName: "C", help: "Contact sheet with C columns (with --rows; same as --sheet CxR)."),
@@ -38,7 +38,7 @@ enum ThumbsCommand {
             OptionSpec(names: ["--no-best"], takesValue: false, help: "With --sheet: take the frames at the times as they are."),
         ] + FrameCriteriaOptions.specs + [
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
-            OptionSpec(names: ["--preview"], takesValue: true, valueName: "F", help: "An animated preview per file instead of thumbnails (as scrub preview): NAME-preview.webp, .gif or .mp4; --count excerpts (default 6), --max-size.", values: ["webp", "gif", "mp4"]),
+            OptionSpec(names: ["--preview"], takesValue: true, valueName: "F", help: "An animated preview per file instead of thumbnails (as scrubkit preview): NAME-preview.webp, .gif or .mp4; --count excerpts (default 6), --max-size.", values: ["webp", "gif", "mp4"]),
             OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "With --preview: length of each excerpt (default 1)."),
             OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "With --preview: frames per second (default 10)."),
             OptionSpec(names: ["--scenes"], takesValue: false, help: "One thumbnail (or tile) per scene: the cuts are found first (one fast pass; kept with --cache), then the longest scenes are shown, or the longest split when there are fewer than --count (or the sheet's tiles); with --vtt, a cue per scene."),
@@ -53,11 +53,11 @@ enum ThumbsCommand {
         """,
         operands: .media,
         examples: [
-            Example(title: "Eight thumbnails of every video under a folder, with a manifest", command: "scrub thumbs ~/Videos --out thumbs --count 8 --json manifest.jsonl"),
-            Example(title: "A 4×5 contact sheet per file", command: "scrub thumbs film.mkv --out sheets --sheet 4x5"),
-            Example(title: "Sprites and a WebVTT track for a web player's seek bar", command: "scrub thumbs film.mkv --out web --vtt"),
-            Example(title: "Finish a batch that was interrupted", command: "scrub thumbs @list.txt --out out --resume"),
-            Example(title: "The second of three workers sharing one output folder", command: "scrub thumbs /data/videos --out /data/thumbs --shard 2/3"),
+            Example(title: "Eight thumbnails of every video under a folder, with a manifest", command: "scrubkit thumbs ~/Videos --out thumbs --count 8 --json manifest.jsonl"),
+            Example(title: "A 4×5 contact sheet per file", command: "scrubkit thumbs film.mkv --out sheets --sheet 4x5"),
+            Example(title: "Sprites and a WebVTT track for a web player's seek bar", command: "scrubkit thumbs film.mkv --out web --vtt"),
+            Example(title: "Finish a batch that was interrupted", command: "scrubkit thumbs @list.txt --out out --resume"),
+            Example(title: "The second of three workers sharing one output folder", command: "scrubkit thumbs /data/videos --out /data/thumbs --shard 2/3"),
         ])
 
     static func run(_ args: [String]) throws -> Int32 {
@@ -155,7 +155,7 @@ enum ThumbsCommand {
             }
             opts.sheetStyle.font = p.value("--font")
             // Before any decoding: a sheet needs a font.
-            if let problem = SheetStyle.fontProblem(opts.sheetStyle.font) { printError("scrub: \(problem)"); return 1 }
+            if let problem = SheetStyle.fontProblem(opts.sheetStyle.font) { printError("scrubkit: \(problem)"); return 1 }
             opts.absoluteTimes = p.flag("--absolute-times")
             opts.skipsEdges = 0.07
             opts.selectsRepresentativeFrames = !p.flag("--no-best")
@@ -185,7 +185,7 @@ enum ThumbsCommand {
         let all = BatchInputs.expand(p.positional)
         let mine = shard.map { s in all.filter { BatchInputs.shard(of: $0, count: s.n) == s.k } } ?? all
         let runner: BatchRunner
-        do { runner = try BatchRunner(options: opts) } catch let e as MediaError { printError("scrub: \(e)"); return 1 }
+        do { runner = try BatchRunner(options: opts) } catch let e as MediaError { printError("scrubkit: \(e)"); return 1 }
 
         let manifestTarget = p.value("--json")
         let streamToStdout = manifestTarget == "-"
@@ -193,7 +193,7 @@ enum ThumbsCommand {
         // run killed at any point leaves every finished file recorded.
         var manifestFile: ManifestFile? = nil
         if let target = manifestTarget, !streamToStdout {
-            do { manifestFile = try ManifestFile(path: target) } catch { printError("scrub: \(error)"); return 1 }
+            do { manifestFile = try ManifestFile(path: target) } catch { printError("scrubkit: \(error)"); return 1 }
         }
         // Counts only: a batch of 100,000 files keeps no per-file state after reporting it.
         let totals = Locked((files: 0, failed: 0, thumbnails: 0))
@@ -216,7 +216,7 @@ enum ThumbsCommand {
         ]))]).text
         if streamToStdout { printOut(summary) }
         if let m = manifestFile {
-            if let problem = m.append(summary + "\n") ?? writeFailure.withLock({ $0 }) { printError("scrub: \(problem)"); return 1 }
+            if let problem = m.append(summary + "\n") ?? writeFailure.withLock({ $0 }) { printError("scrubkit: \(problem)"); return 1 }
         }
         return failed > 0 ? 1 : 0
     }

@@ -1,12 +1,12 @@
 import Foundation
 import ScrubKit
 
-/// `scrub preview FILE -o OUT.webp|.mp4`
+/// `scrubkit preview FILE -o OUT.webp|.mp4`
 enum PreviewCommand {
     static let spec = CommandSpec(
         name: "preview",
         abstract: "Write a short animated preview (WebP, GIF or MP4) of a whole video: excerpts from different scenes, stitched in order.",
-        usage: "scrub preview FILE [-o OUT.webp|OUT.gif|OUT.mp4] [--count N] [--excerpt SECONDS] [--fps N] [--max-size N] [--quality Q] [--json]",
+        usage: "scrubkit preview FILE [-o OUT.webp|OUT.gif|OUT.mp4] [--count N] [--excerpt SECONDS] [--fps N] [--max-size N] [--quality Q] [--json]",
         options: [
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "The preview file, .webp (animated, looping), .gif (one palette for the clip, looping) or .mp4 (H.264). Default: NAME-preview.webp here."),
             OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "webp, gif or mp4 (default: from the output name, else webp).", values: ["webp", "gif", "mp4"]),
@@ -25,8 +25,8 @@ enum PreviewCommand {
         """,
         operands: .media,
         examples: [
-            Example(title: "A looping WebP preview of a film, six one-second excerpts", command: "scrub preview film.mkv -o film.webp"),
-            Example(title: "An MP4 preview of ten two-second excerpts at 15 fps", command: "scrub preview film.mkv -o film.mp4 --count 10 --excerpt 2 --fps 15"),
+            Example(title: "A looping WebP preview of a film, six one-second excerpts", command: "scrubkit preview film.mkv -o film.webp"),
+            Example(title: "An MP4 preview of ten two-second excerpts at 15 fps", command: "scrubkit preview film.mkv -o film.mp4 --count 10 --excerpt 2 --fps 15"),
         ])
 
     static func run(_ args: [String]) throws -> Int32 {
@@ -63,7 +63,7 @@ enum PreviewCommand {
             }
             return 0
         } catch let e as MediaError {
-            printError("scrub: \(e)")
+            printError("scrubkit: \(e)")
             return 1
         }
     }

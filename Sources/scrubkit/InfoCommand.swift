@@ -2,12 +2,12 @@ import Foundation
 import MediaTime
 import ScrubKit
 
-/// `scrub info FILE... [--json]`
+/// `scrubkit info FILE... [--json]`
 enum InfoCommand {
     static let spec = CommandSpec(
         name: "info",
         abstract: "Report what a media file holds: container, duration, the video stream's geometry and colour, audio, cover pictures.",
-        usage: "scrub info FILE... [--json] [--no-decode] [--scenes]",
+        usage: "scrubkit info FILE... [--json] [--no-decode] [--scenes]",
         options: [
             OptionSpec(names: ["--json"], takesValue: false, help: "One JSON object per line per file (the scripting contract)."),
             OptionSpec(names: ["--no-decode"], takesValue: false, help: "Skip decoding the first frame (faster; corrupt video may go unnoticed)."),
@@ -17,9 +17,9 @@ enum InfoCommand {
         discussion: "Exit status: 0 when every file could be used, 1 when any failed (all are still reported), 64 on usage errors.",
         operands: .media,
         examples: [
-            Example(title: "Describe a clip: container, duration, video and audio streams", command: "scrub info clip.mp4"),
-            Example(title: "One JSON object per file, for scripts", command: "scrub info --json *.mp4"),
-            Example(title: "Quick facts without decoding a frame", command: "scrub info --no-decode film.mkv"),
+            Example(title: "Describe a clip: container, duration, video and audio streams", command: "scrubkit info clip.mp4"),
+            Example(title: "One JSON object per file, for scripts", command: "scrubkit info --json *.mp4"),
+            Example(title: "Quick facts without decoding a frame", command: "scrubkit info --no-decode film.mkv"),
         ])
 
     static func run(_ args: [String]) throws -> Int32 {
@@ -38,7 +38,7 @@ enum InfoCommand {
                     let found = try SceneDetector().detect(in: path)
                     let scores = Dictionary(found.cuts.map { ($0.time, $0.score) }, uniquingKeysWith: max)
                     scenes = found.scenes.map { ($0, scores[$0.start]) }
-                } catch { failed = true; printError("scrub: \(error)") }
+                } catch { failed = true; printError("scrubkit: \(error)") }
             }
             if parsed.flag("--json") {
                 var object = json(info)
@@ -55,7 +55,7 @@ enum InfoCommand {
                 if let scenes {
                     printOut("scenes     \(scenes.count): " + scenes.map { $0.0.start.formatted(fractionDigits: 2) }.joined(separator: " "))
                 }
-                if let e = info.error { printError("scrub: \(e)") }
+                if let e = info.error { printError("scrubkit: \(e)") }
             }
         }
         return failed ? 1 : 0

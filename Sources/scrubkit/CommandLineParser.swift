@@ -44,7 +44,7 @@ enum ValueCompletion: Equatable {
     case media
     /// Still-image files (by extension) and directories.
     case images
-    /// scrub's command names.
+    /// scrubkit's command names.
     case commands
 }
 

@@ -1,18 +1,18 @@
-/// `scrub completions bash|zsh|fish`: prints the completion script for that shell.
+/// `scrubkit completions bash|zsh|fish`: prints the completion script for that shell.
 enum CompletionsCommand {
     static let spec = CommandSpec(
         name: "completions",
         abstract: "Print the shell completion script for bash, zsh or fish (commands, options, option values, media files).",
-        usage: "scrub completions bash|zsh|fish",
+        usage: "scrubkit completions bash|zsh|fish",
         options: [],
         discussion: """
-        The Debian package installs all three. By hand: scrub completions bash > ~/.local/share/bash-completion/completions/scrub;
-        scrub completions zsh > ~/.zfunc/_scrub (with ~/.zfunc in fpath); scrub completions fish > ~/.config/fish/completions/scrub.fish.
+        The Debian package installs all three. By hand: scrubkit completions bash > ~/.local/share/bash-completion/completions/scrubkit;
+        scrubkit completions zsh > ~/.zfunc/_scrubkit (with ~/.zfunc in fpath); scrubkit completions fish > ~/.config/fish/completions/scrubkit.fish.
         """,
         operands: .choices(Completions.shells),
         examples: [
-            Example(title: "Completion in this bash session", command: "source <(scrub completions bash)"),
-            Example(title: "Install for fish", command: "scrub completions fish > ~/.config/fish/completions/scrub.fish"),
+            Example(title: "Completion in this bash session", command: "source <(scrubkit completions bash)"),
+            Example(title: "Install for fish", command: "scrubkit completions fish > ~/.config/fish/completions/scrubkit.fish"),
         ],
         exitStatuses: [])
 

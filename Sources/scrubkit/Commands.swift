@@ -1,15 +1,19 @@
-/// The one table of scrub's commands: parsing, `--help`, the manual pages and the shell completions all read it.
+/// The one table of scrubkit's commands: parsing, `--help`, the manual pages and the shell completions all read it.
 struct Subcommand: Sendable {
     /// Options, usage and help text.
     var spec: CommandSpec
-    /// One line for `scrub --help` and scrub(1).
+    /// One line for `scrubkit --help` and scrubkit(1).
     var summary: String
     /// Runs the command with the arguments after its name; returns the exit status.
     var run: @Sendable ([String]) throws -> Int32
 }
 
-/// scrub's version (also the Debian package's).
+/// The command's name, as installed (`/usr/bin/scrubkit`) and written in usage lines and manual pages.
+let programName = "scrubkit"
+/// scrubkit's version (also the Debian package's).
 let version = "0.1.0"
+/// scrubkit's licence, as an SPDX identifier (the text is LICENSE at the repository's root).
+let license = "Apache-2.0"
 /// The date of this version, printed in the manual pages (fixed, so the pages are reproducible).
 let versionDate = "2026-12-04"
 
@@ -23,24 +27,24 @@ let subcommands: [Subcommand] = [
     Subcommand(spec: PlayCommand.spec, summary: "Play and scrub a video in the terminal (kitty, iTerm2, sixel or coloured blocks).", run: PlayCommand.run),
     Subcommand(spec: BenchCommand.spec, summary: "Measure decode vs downsample time and memory (and the thumbnail cache: --cache FILE).", run: BenchCommand.run),
     Subcommand(spec: CacheCommand.spec, summary: "Show or clear the thumbnail caches.", run: CacheCommand.run),
-    Subcommand(spec: ManualCommand.spec, summary: "Print a manual page as man(7) source (read one with: scrub manual thumb | man -l -).", run: ManualCommand.run),
+    Subcommand(spec: ManualCommand.spec, summary: "Print a manual page as man(7) source (read one with: scrubkit manual thumb | man -l -).", run: ManualCommand.run),
     Subcommand(spec: CompletionsCommand.spec, summary: "Print the shell completion script for bash, zsh or fish.", run: CompletionsCommand.run),
 ]
 
-/// The options of `scrub` itself, before any command.
+/// The options of `scrubkit` itself, before any command.
 let globalOptions: [OptionSpec] = [
     OptionSpec(names: ["--version"], takesValue: false, help: "Print the version, FFmpeg's libraries found and the optional parts present (with --json: one JSON object)."),
     OptionSpec(names: ["--verbose"], takesValue: false, help: "Show FFmpeg's own log (hidden by default) and URLs whole."),
-    OptionSpec(names: ["--timeout"], takesValue: true, valueName: "SECONDS", help: "How long a URL may go without an answer, reconnects included, before scrub gives up (default 20, or SCRUB_TIMEOUT)."),
+    OptionSpec(names: ["--timeout"], takesValue: true, valueName: "SECONDS", help: "How long a URL may go without an answer, reconnects included, before scrubkit gives up (default 20, or SCRUBKIT_TIMEOUT)."),
     OptionSpec(names: ["-h", "--help"], takesValue: false, help: "List the commands."),
 ]
 
-/// `scrub --help`.
+/// `scrubkit --help`.
 var topHelp: String {
     var s = """
-    OVERVIEW: scrub — inspect, thumbnail and scrub video and images (FFmpeg inside).
+    OVERVIEW: scrubkit — inspect, thumbnail and scrub video and images (FFmpeg inside).
 
-    USAGE: scrub <command> [options]
+    USAGE: scrubkit <command> [options]
 
     COMMANDS:
 
@@ -48,9 +52,9 @@ var topHelp: String {
     for c in subcommands { s += "  " + c.spec.name.padding(toLength: 14, withPad: " ", startingAt: 0) + c.summary + "\n" }
     s += """
 
-      scrub <command> --help   shows a command's options.
-      scrub --version          prints the version and what this build contains (--version --json for scripts).
-      man scrub                the manual (man scrub-thumb … for each command).
+      scrubkit <command> --help   shows a command's options.
+      scrubkit --version          prints the version and what this build contains (--version --json for scripts).
+      man scrubkit                the manual (man scrubkit-thumb … for each command).
     """
     return s
 }

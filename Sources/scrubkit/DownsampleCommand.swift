@@ -1,12 +1,12 @@
 import Foundation
 import ScrubKit
 
-/// `scrub downsample IMAGE... --max-size N [--out DIR]`
+/// `scrubkit downsample IMAGE... --max-size N [--out DIR]`
 enum DownsampleCommand {
     static let spec = CommandSpec(
         name: "downsample",
         abstract: "Shrink still images (JPEG, PNG, WebP, GIF first frame, BMP, TIFF) to a max pixel size, upright per EXIF.",
-        usage: "scrub downsample IMAGE... [--max-size N] [--out DIR] [--format F] [--json]",
+        usage: "scrubkit downsample IMAGE... [--max-size N] [--out DIR] [--format F] [--json]",
         options: OutputOptions.specs + [
             OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Directory for the results (default: current directory)."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse images above N pixels, before decoding (default 150000000)."),
@@ -19,8 +19,8 @@ enum DownsampleCommand {
         """,
         operands: .images,
         examples: [
-            Example(title: "Shrink a folder's photos to 1024 pixels, EXIF orientation applied", command: "scrub downsample photos/*.jpg --max-size 1024 --out small"),
-            Example(title: "WebP copies, one JSON line per picture", command: "scrub downsample *.heic --max-size 512 --format webp --out web --json"),
+            Example(title: "Shrink a folder's photos to 1024 pixels, EXIF orientation applied", command: "scrubkit downsample photos/*.jpg --max-size 1024 --out small"),
+            Example(title: "WebP copies, one JSON line per picture", command: "scrubkit downsample *.heic --max-size 512 --format webp --out web --json"),
         ])
 
     static func run(_ args: [String]) throws -> Int32 {
@@ -56,7 +56,7 @@ enum DownsampleCommand {
                 failed = true
                 let e = (error as? MediaError) ?? MediaError(.decodeFailed, path: path, "\(error)")
                 if p.flag("--json") { printOut(JSON.object([("path", .string(path)), ("error", .string(e.description))]).text) }
-                printError("scrub: \(e)")
+                printError("scrubkit: \(e)")
             }
         }
         return failed ? 1 : 0

@@ -2,12 +2,12 @@ import Foundation
 import ScrubKit
 import ScrubTerminal
 
-/// `scrub play FILE`
+/// `scrubkit play FILE`
 enum PlayCommand {
     static let spec = CommandSpec(
         name: "play",
         abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics), with sound.",
-        usage: "scrub play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] [--no-pitch-correction] | scrub play --bench FILE [--seconds N] [--size COLSxROWS] [--seeks N] [--hovers N] [--with-audio] [--paint-log FILE]",
+        usage: "scrubkit play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] [--no-pitch-correction] | scrubkit play --bench FILE [--seconds N] [--size COLSxROWS] [--seeks N] [--hovers N] [--with-audio] [--paint-log FILE]",
         options: [
             OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
@@ -32,7 +32,7 @@ enum PlayCommand {
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
         Mouse: click or drag on the bar to seek; hovering over it shows a small picture of the time under the pointer
         (from a second decoder: playback goes on untouched).
-        kitty on the same machine gets its pictures through files in /dev/shm (SCRUB_KITTY_TRANSFER=direct: in the
+        kitty on the same machine gets its pictures through files in /dev/shm (SCRUBKIT_KITTY_TRANSFER=direct: in the
         escape codes, as over SSH).
         Sound goes to the PulseAudio server (PipeWire desktops serve the same protocol) and leads the clock while it
         plays, at 0.25× to 4× with its pitch kept (libavfilter's atempo); while seeking and without a server (over
@@ -42,9 +42,9 @@ enum PlayCommand {
         """,
         operands: .media,
         examples: [
-            Example(title: "Play and scrub a video in this terminal", command: "scrub play film.mkv"),
-            Example(title: "Force coloured half-blocks (over a slow SSH link)", command: "scrub play film.mkv --graphics blocks"),
-            Example(title: "Measure frame rate and seek times without a terminal", command: "scrub play --bench clip.mp4 --seconds 5"),
+            Example(title: "Play and scrub a video in this terminal", command: "scrubkit play film.mkv"),
+            Example(title: "Force coloured half-blocks (over a slow SSH link)", command: "scrubkit play film.mkv --graphics blocks"),
+            Example(title: "Measure frame rate and seek times without a terminal", command: "scrubkit play --bench clip.mp4 --seconds 5"),
         ])
 
     static func run(_ args: [String]) throws -> Int32 {
@@ -77,13 +77,13 @@ enum PlayCommand {
             }
         }
         if let problem = MediaInspector(verifiesDecoding: false).inspect(path: path).error {
-            printError("scrub: \(problem)")
+            printError("scrubkit: \(problem)")
             return 1
         }
         do {
             return try PlayerApp(path: path, options: options).run()
         } catch {
-            printError("scrub: \(path): \(error)")
+            printError("scrubkit: \(path): \(error)")
             return 1
         }
     }
@@ -104,10 +104,10 @@ enum PlayCommand {
         let seeks = try p.int("--seeks", in: 0...1000, command: "play") ?? 20
         let hovers = try p.int("--hovers", in: 0...1000, command: "play") ?? 40
         do { r = try PlayerBenchmark.run(path: path, seconds: seconds, columns: cols, rows: rows, kind: kind, seeks: seeks, hovers: hovers, sound: sound) }
-        catch { printError("scrub: \(error)"); return 1 }
+        catch { printError("scrubkit: \(error)"); return 1 }
         if let log = p.value("--paint-log") {
             let lines = r.paints.map { String(format: "%.6f %.6f\n", $0.at, $0.time.seconds) }.joined()
-            do { try AtomicFile.write(Array(lines.utf8), to: log) } catch { printError("scrub: \(log): \(error)"); return 1 }
+            do { try AtomicFile.write(Array(lines.utf8), to: log) } catch { printError("scrubkit: \(log): \(error)"); return 1 }
         }
         let pct = r.expectedFrames > 0 ? 100 * Double(r.dropped) / Double(r.expectedFrames) : 0
         func ms(_ xs: [Double]) -> String {
@@ -126,7 +126,7 @@ enum PlayCommand {
         if sound != nil {
             printOut("sound      " + (r.sound.isAvailable ? "played, leading the clock" : "none (\(r.sound.problem ?? "unknown"))"))
         }
-        if r.painted == 0 && kind != .none { printError("scrub: no picture was painted (a blank screen)"); return 1 }
+        if r.painted == 0 && kind != .none { printError("scrubkit: no picture was painted (a blank screen)"); return 1 }
         return 0
     }
 }

@@ -1,25 +1,25 @@
 import Foundation
 import ScrubKit
 
-/// `scrub cache [--clear] [--json]`: where the caches are, what they hold, and emptying scrub's.
+/// `scrubkit cache [--clear] [--json]`: where the caches are, what they hold, and emptying scrubkit's.
 enum CacheCommand {
     static let spec = CommandSpec(
         name: "cache",
-        abstract: "Show the thumbnail caches (scrub's and the desktop's): locations, entries, size; --clear empties scrub's.",
-        usage: "scrub cache [--clear] [--clear-desktop] [--json]",
+        abstract: "Show the thumbnail caches (scrubkit's and the desktop's): locations, entries, size; --clear empties scrubkit's.",
+        usage: "scrubkit cache [--clear] [--clear-desktop] [--json]",
         options: [
-            OptionSpec(names: ["--clear"], takesValue: false, help: "Delete every entry of scrub's cache ($XDG_CACHE_HOME/scrub)."),
+            OptionSpec(names: ["--clear"], takesValue: false, help: "Delete every entry of scrubkit's cache ($XDG_CACHE_HOME/scrubkit)."),
             OptionSpec(names: ["--clear-desktop"], takesValue: false, help: "Also delete the desktop's thumbnails (freedesktop.org cache: every program's)."),
             OptionSpec(names: ["--json"], takesValue: false, help: "One JSON object instead of the table."),
         ],
         discussion: """
-        scrub's cache keeps thumbnails made with --cache (at most 512 MiB, least recently used removed first); the
+        scrubkit's cache keeps thumbnails made with --cache (at most 512 MiB, least recently used removed first); the
         desktop's ($XDG_CACHE_HOME/thumbnails) is shared by file managers and holds one thumbnail per file and size.
         """,
         operands: .nothing,
         examples: [
-            Example(title: "Where the caches are and what they hold", command: "scrub cache"),
-            Example(title: "Empty scrub's cache", command: "scrub cache --clear"),
+            Example(title: "Where the caches are and what they hold", command: "scrubkit cache"),
+            Example(title: "Empty scrubkit's cache", command: "scrubkit cache --clear"),
         ])
 
     static func run(_ args: [String]) throws -> Int32 {
@@ -45,7 +45,7 @@ enum CacheCommand {
                 ("desktopThumbnails", .object(flavors.map { ($0.0, .int($0.1)) })),
             ]).text)
         } else {
-            printOut("scrub's cache    \(disk.directory)")
+            printOut("scrubkit's cache \(disk.directory)")
             printOut("  entries        \(usage.entries), \(String(format: "%.1f", Double(usage.bytes) / 1_048_576)) MiB of \(disk.budget >> 20) MiB")
             printOut("desktop cache    \(desktop.root)")
             printOut("  thumbnails     " + flavors.map { "\($0.0) \($0.1)" }.joined(separator: ", "))

@@ -1,7 +1,7 @@
 import Foundation
 import ScrubKit
 
-/// `scrub`: inspect, thumbnail and scrub media files. The commands are listed in Commands.swift.
+/// `scrubkit`: inspect, thumbnail and scrub media files. The commands are listed in Commands.swift.
 
 @MainActor func main() -> Int32 {
     ProcessSetup.returnLargeBlocksPromptly()
@@ -13,10 +13,10 @@ import ScrubKit
         Redaction.reveal(true)   // URLs whole, signatures and all
     }
     else { ProcessSetup.showFFmpegLog(false) }
-    // Global: --timeout SECONDS bounds the wait on a server that does not answer (SCRUB_TIMEOUT, else 20 s).
+    // Global: --timeout SECONDS bounds the wait on a server that does not answer (SCRUBKIT_TIMEOUT, else 20 s).
     if let i = args.firstIndex(of: "--timeout") {
         guard i + 1 < args.count, let seconds = Double(args[i + 1]), seconds > 0, seconds <= 3600 else {
-            printError("Error: --timeout expects seconds between 0 and 3600\nHint: scrub --help lists the global options.")
+            printError("Error: --timeout expects seconds between 0 and 3600\nHint: scrubkit --help lists the global options.")
             return 64
         }
         ProcessSetup.networkTimeout = seconds
@@ -27,13 +27,13 @@ import ScrubKit
     if first == "--version" {
         let extra = args.dropFirst()
         guard extra.allSatisfy({ $0 == "--json" }) else {
-            printError("Error: --version takes only --json\nHint: scrub --help lists the commands.")
+            printError("Error: --version takes only --json\nHint: scrubkit --help lists the commands.")
             return 64
         }
         return VersionReport.print(json: !extra.isEmpty)
     }
     guard let command = subcommand(named: first) else {
-        printError("Error: unknown command '\(first)'\nHint: scrub --help lists the commands.")
+        printError("Error: unknown command '\(first)'\nHint: scrubkit --help lists the commands.")
         return 64
     }
     let rest = Array(args.dropFirst())
@@ -41,7 +41,7 @@ import ScrubKit
     do {
         return try command.run(rest)
     } catch let e as UsageError {
-        printError("Error: \(e.message)\nHint: see 'scrub \(e.command) --help'.")
+        printError("Error: \(e.message)\nHint: see 'scrubkit \(e.command) --help'.")
         return 64
     } catch {
         printError("Error: \(error)")

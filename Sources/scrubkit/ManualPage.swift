@@ -1,59 +1,59 @@
 import Foundation
 
-/// scrub's manual pages, written in man(7) from the same tables as `--help` (``subcommands``): scrub(1) and one
-/// page per command (scrub-thumb(1), …), with EXAMPLES, EXIT STATUS, ENVIRONMENT and FILES.
+/// scrubkit's manual pages, written in man(7) from the same tables as `--help` (``subcommands``): scrubkit(1) and one
+/// page per command (scrubkit-thumb(1), …), with EXAMPLES, EXIT STATUS, ENVIRONMENT and FILES.
 enum ManualPage {
-    /// The names of every page: `scrub`, then `scrub-info`, … (the file of each is NAME.1).
-    static var names: [String] { ["scrub"] + commandPageNames }
+    /// The names of every page: `scrubkit`, then `scrubkit-info`, … (the file of each is NAME.1).
+    static var names: [String] { ["scrubkit"] + commandPageNames }
 
-    /// The page of a command: `scrub-thumb`.
-    static func pageName(_ c: Subcommand) -> String { "scrub-" + c.spec.name }
+    /// The page of a command: `scrubkit-thumb`.
+    static func pageName(_ c: Subcommand) -> String { "scrubkit-" + c.spec.name }
 
     /// Every command's page, in table order.
     static var commandPageNames: [String] { subcommands.map(pageName) }
 
-    /// Environment variables scrub reads, for every page.
+    /// Environment variables scrubkit reads, for every page.
     static let environment: [(String, String)] = [
-        ("SCRUB_GRAPHICS", "How scrub play draws pictures: kitty, iterm, sixel, blocks, blocks256 or none (as --graphics; the option wins). Unset: chosen from the environment, then by asking the terminal."),
-        ("TERM, COLORTERM, TERM_PROGRAM, KITTY_WINDOW_ID", "Read by scrub play to choose the graphics when none is forced."),
-        ("PULSE_SERVER", "The sound server scrub play connects to (unix:PATH or tcp:HOST); unset: the user's PulseAudio or PipeWire server."),
+        ("SCRUBKIT_GRAPHICS", "How scrubkit play draws pictures: kitty, iterm, sixel, blocks, blocks256 or none (as --graphics; the option wins). Unset: chosen from the environment, then by asking the terminal."),
+        ("TERM, COLORTERM, TERM_PROGRAM, KITTY_WINDOW_ID", "Read by scrubkit play to choose the graphics when none is forced."),
+        ("PULSE_SERVER", "The sound server scrubkit play connects to (unix:PATH or tcp:HOST); unset: the user's PulseAudio or PipeWire server."),
         ("NO_COLOR", "When set and not empty, progress is printed as plain lines, without colours or escape codes."),
-        ("XDG_CACHE_HOME", "Where the caches live (an absolute path; default ~/.cache): scrub's in $XDG_CACHE_HOME/scrub, the desktop's in $XDG_CACHE_HOME/thumbnails."),
+        ("XDG_CACHE_HOME", "Where the caches live (an absolute path; default ~/.cache): scrubkit's in $XDG_CACHE_HOME/scrubkit, the desktop's in $XDG_CACHE_HOME/thumbnails."),
         ("HOME", "The default cache location's base, when XDG_CACHE_HOME is unset."),
-        ("SCRUB_TIMEOUT", "Seconds a URL may go without an answer, reconnects included, before scrub gives up (as --timeout; the option wins; default 20). For the desktop thumbnailer, which cannot pass options."),
+        ("SCRUBKIT_TIMEOUT", "Seconds a URL may go without an answer, reconnects included, before scrubkit gives up (as --timeout; the option wins; default 20). For the desktop thumbnailer, which cannot pass options."),
         ("http_proxy, no_proxy", "Proxy for http:// sources (FFmpeg's HTTP reader), and hosts reached without it."),
-        ("TMPDIR", "Where scrub bench generates its default inputs."),
+        ("TMPDIR", "Where scrubkit bench generates its default inputs."),
     ]
 
-    /// Files scrub reads or writes besides its inputs and outputs, for every page.
+    /// Files scrubkit reads or writes besides its inputs and outputs, for every page.
     static let files: [(String, String)] = [
-        ("$XDG_CACHE_HOME/scrub/", "scrub's thumbnail cache (--cache): at most 512 MiB, least recently used entries removed first. scrub cache shows it; scrub cache --clear empties it."),
+        ("$XDG_CACHE_HOME/scrubkit/", "scrubkit's thumbnail cache (--cache): at most 512 MiB, least recently used entries removed first. scrubkit cache shows it; scrubkit cache --clear empties it."),
         ("$XDG_CACHE_HOME/thumbnails/", "The desktop's thumbnail cache (freedesktop.org), shared with file managers: normal/, large/, x-large/, xx-large/, and fail/ for files that could not be thumbnailed."),
-        ("/usr/share/thumbnailers/scrub.thumbnailer", "Lets file managers use scrub for video, HEIF, AVIF and WebP thumbnails."),
+        ("/usr/share/thumbnailers/scrubkit.thumbnailer", "Lets file managers use scrubkit for video, HEIF, AVIF and WebP thumbnails."),
     ]
 
     /// Exit statuses every command shares.
     static let commonExitStatuses: [(Int32, String)] = [
         (64, "A usage mistake (an unknown option, a missing or bad value): a one-line error and a hint on standard error."),
-        (127, "One of FFmpeg's libraries is missing or too different from the one scrub was built with (scrub --version shows which)."),
+        (127, "One of FFmpeg's libraries is missing or too different from the one scrubkit was built with (scrubkit --version shows which)."),
     ]
 
-    /// The page named `name` (`scrub` or `scrub-COMMAND`), nil for an unknown name.
+    /// The page named `name` (`scrubkit` or `scrubkit-COMMAND`), nil for an unknown name.
     static func page(named name: String) -> String? {
-        if name == "scrub" { return mainPage() }
+        if name == "scrubkit" { return mainPage() }
         guard let c = subcommands.first(where: { pageName($0) == name }) else { return nil }
         return commandPage(c)
     }
 
     static func mainPage() -> String {
-        var r = Roff(name: "scrub")
-        r.section("NAME"); r.text("scrub \\- inspect, thumbnail and scrub video and images in a terminal", raw: true)
+        var r = Roff(name: "scrubkit")
+        r.section("NAME"); r.text("scrubkit \\- inspect, thumbnail and scrub video and images in a terminal", raw: true)
         r.section("SYNOPSIS")
-        r.synopsis(command: "scrub", rest: "COMMAND [OPTIONS] [FILE...]")
-        r.synopsis(command: "scrub", rest: "--version [--json]")
-        r.synopsis(command: "scrub", rest: "COMMAND --help")
+        r.synopsis(command: "scrubkit", rest: "COMMAND [OPTIONS] [FILE...]")
+        r.synopsis(command: "scrubkit", rest: "--version [--json]")
+        r.synopsis(command: "scrubkit", rest: "COMMAND --help")
         r.section("DESCRIPTION")
-        r.paragraphs("scrub inspects media files, extracts thumbnails (frame-exact or fast, upright, with the right colours and memory bounded by the output) one at a time or in batches, plays and scrubs videos in the terminal (also over SSH), and measures what decoding and downsampling cost. It reads what FFmpeg reads, and JPEG, WebP, HEIF and AVIF stills through their own libraries.")
+        r.paragraphs("scrubkit inspects media files, extracts thumbnails (frame-exact or fast, upright, with the right colours and memory bounded by the output) one at a time or in batches, plays and scrubs videos in the terminal (also over SSH), and measures what decoding and downsampling cost. It reads what FFmpeg reads, and JPEG, WebP, HEIF and AVIF stills through their own libraries.")
         r.section("COMMANDS")
         for c in subcommands {
             r.tag("\\fB" + Roff.escape(c.spec.name) + "\\fR")
@@ -71,11 +71,11 @@ enum ManualPage {
     static func commandPage(_ c: Subcommand) -> String {
         let s = c.spec
         var r = Roff(name: pageName(c))
-        r.section("NAME"); r.text("scrub\\-\(Roff.escape(s.name)) \\- " + Roff.escape(lowercasedFirst(s.abstract)), raw: true)
+        r.section("NAME"); r.text("scrubkit\\-\(Roff.escape(s.name)) \\- " + Roff.escape(lowercasedFirst(s.abstract)), raw: true)
         r.section("SYNOPSIS")
-        for form in s.usage.components(separatedBy: " | scrub ") {
-            let words = (form.hasPrefix("scrub ") ? String(form.dropFirst(6)) : form).split(separator: " ", maxSplits: 1)
-            r.synopsis(command: "scrub " + words[0], rest: words.count > 1 ? String(words[1]) : "")
+        for form in s.usage.components(separatedBy: " | \(programName) ") {
+            let words = (form.hasPrefix(programName + " ") ? String(form.dropFirst(programName.count + 1)) : form).split(separator: " ", maxSplits: 1)
+            r.synopsis(command: programName + " " + words[0], rest: words.count > 1 ? String(words[1]) : "")
         }
         r.section("DESCRIPTION"); r.paragraphs(s.abstract)
         if !s.discussion.isEmpty { r.paragraphs(s.discussion) }
@@ -86,7 +86,7 @@ enum ManualPage {
             for e in s.examples { r.example(e) }
         }
         exitStatus(&r, s.exitStatuses)
-        common(&r, seeAlso: ["scrub"] + commandPageNames.filter { $0 != pageName(c) })
+        common(&r, seeAlso: ["scrubkit"] + commandPageNames.filter { $0 != pageName(c) })
         return r.output
     }
 
@@ -107,7 +107,7 @@ enum ManualPage {
             + ["\\fBffmpeg\\fR(1)", "\\fBffprobe\\fR(1)", "\\fBmpv\\fR(1)"]
         r.text(references.joined(separator: ",\n"), raw: true)
         r.section("BUGS")
-        r.text("Please include the output of scrub \\-\\-version in a bug report.", raw: true)
+        r.text("Please include the output of scrubkit \\-\\-version in a bug report.", raw: true)
     }
 
     private static func lowercasedFirst(_ s: String) -> String {
@@ -127,8 +127,8 @@ struct Roff {
 
     /// Starts a section-1 page called `name`.
     init(name: String) {
-        output = ".\\\" Generated by scrub \(version) from its option tables (scrub manual); edit those, not this file.\n"
-        output += ".TH \(Roff.escape(name.uppercased())) 1 \(versionDate) \"scrub \(version)\" \"User Commands\"\n"
+        output = ".\\\" Generated by scrubkit \(version) from its option tables (scrubkit manual); edit those, not this file.\n"
+        output += ".TH \(Roff.escape(name.uppercased())) 1 \(versionDate) \"scrubkit \(version)\" \"User Commands\"\n"
     }
 
     /// `text` safe for roff: backslashes, and every non-ASCII character as \[uXXXX]; `dashes`: `-` as `\-`

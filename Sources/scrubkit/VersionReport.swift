@@ -1,7 +1,7 @@
 import ScrubKit
 import ScrubTerminal
 
-/// `scrub --version [--json]`: the version, FFmpeg's libraries as found at run time (or why not), the other
+/// `scrubkit --version [--json]`: the version, FFmpeg's libraries as found at run time (or why not), the other
 /// libraries and which optional parts work — the first thing a bug report needs.
 enum VersionReport {
     /// Prints the report; returns the exit status (0: the report itself never fails).
@@ -11,10 +11,11 @@ enum VersionReport {
         return 0
     }
 
-    /// The human form. The first line is `scrub VERSION` alone (scripts read it).
+    /// The human form. The first line is `scrubkit VERSION` alone (scripts read it).
     static func text(_ r: ComponentReport) -> String {
-        var lines = ["scrub \(version)"]
-        lines.append("FFmpeg " + (r.ffmpegRelease ?? "missing") + " (loaded when first needed):")
+        var lines = ["scrubkit \(version)", "License: \(license) (each library below under its own)"]
+        lines.append("FFmpeg " + (r.ffmpegRelease.map { v in v + (r.ffmpegLicense.map { ", \($0)" } ?? "") } ?? "missing")
+                     + " (loaded when first needed):")
         for l in r.ffmpeg {
             let state = l.version.map { v in v == l.builtAgainst ? v : "\(v) (built against \(l.builtAgainst ?? "?"))" }
                 ?? "missing — \(l.problem ?? "cannot be opened")"
@@ -43,7 +44,9 @@ enum VersionReport {
         }
         return .object([
             ("version", .string(version)),
-            ("ffmpeg", .object([("release", r.ffmpegRelease.map(JSON.string) ?? .null), ("found", .bool(r.hasFFmpeg)),
+            ("license", .string(license)),
+            ("ffmpeg", .object([("release", r.ffmpegRelease.map(JSON.string) ?? .null),
+                                ("license", r.ffmpegLicense.map(JSON.string) ?? .null), ("found", .bool(r.hasFFmpeg)),
                                 ("libraries", .array(r.ffmpeg.map(library)))])),
             ("libraries", .array(r.libraries.map(library))),
             ("features", .object(r.features.map { ($0.key, .bool($0.available)) })),
