@@ -118,14 +118,19 @@ public enum GraphicsDetection {
         choose(env: env, input: input, output: output, budget: budget).kind
     }
 
-    /// As ``detect(env:input:output:budget:)``, with the reason and the sixel limit.
-    public static func choose(env: [String: String], input: Int32, output: Int32, budget: Double = 1.0) -> GraphicsChoice {
+    /// As ``detect(env:input:output:budget:)``, with the reason and the sixel limit. `input` nil: the keyboard is not
+    /// ours (in the background, or no terminal to read): the terminal is not asked, whose answers would otherwise
+    /// land in the shell's input.
+    public static func choose(env: [String: String], input: Int32?, output: Int32, budget: Double = 1.0) -> GraphicsChoice {
         var choice = choiceFromEnvironment(env)
         // Only a sixel choice (or none yet) needs the terminal's answers.
         if let c = choice, c.kind != .sixel { return c }
+        let trueColor = ["truecolor", "24bit"].contains(env["COLORTERM"]?.lowercased() ?? "")
+        guard let input else {
+            return choice ?? GraphicsChoice(kind: trueColor ? .blocks : .blocks256, reason: "terminal not asked: in the background")
+        }
         let replies = ask(input: input, output: output, budget: budget)
         if choice == nil {
-            let trueColor = ["truecolor", "24bit"].contains(env["COLORTERM"]?.lowercased() ?? "")
             choice = fromReplies(replies).map { GraphicsChoice(kind: $0) }
                 ?? GraphicsChoice(kind: trueColor ? .blocks : .blocks256,
                                   reason: replies.isEmpty ? "no answer from the terminal" : nil)

@@ -2,6 +2,8 @@
 public enum InputEvent: Equatable, Sendable {
     case character(Character)
     case left, right, up, down, home, end, escape, interrupt, pageUp, pageDown
+    /// Ctrl-Z (raw mode turns the terminal's suspend key into this byte).
+    case suspend
     /// SGR mouse: button (0 left, 32+ = motion while held), 0-based cell column and row, pressed or released.
     case mouse(button: Int, column: Int, row: Int, pressed: Bool)
     /// A terminal reply to a query (kept whole), e.g. DA1 `ESC [ ? 62 ; 4 c`.
@@ -33,6 +35,7 @@ public struct KeyDecoder: Sendable {
     static func parse(_ b: [UInt8], final: Bool) -> (InputEvent?, Int)? {
         let first = b[0]
         if first == 0x03 { return (.interrupt, 1) }
+        if first == 0x1A { return (.suspend, 1) }
         if first != 0x1B {
             // UTF-8 character.
             let len = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1

@@ -24,7 +24,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
 
     let path: String
     private let options: Options
-    private let terminal = RawTerminal()
+    private let terminal = RawTerminal(input: PlayerApp.keyboard(), output: 1)
     private let player: Player
     private var renderer: FrameRenderer = NoGraphicsRenderer()
     var composer: PlayerFrameComposer!
@@ -76,24 +76,38 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         if !options.keepsPitch { player.audioTimePitchAlgorithm = .varispeed }
     }
 
+    /// Where keys come from: standard input when it is a terminal, else the controlling terminal (`/dev/tty`, as
+    /// `less` and `fzf` do when their input is a pipe), else none (-1: the picture plays, signals still end it).
+    static func keyboard() -> Int32 {
+        if TerminalOutput.isTerminal(0) { return 0 }
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        if fd >= 0 && !TerminalOutput.isTerminal(fd) { close(fd); return -1 }
+        return fd
+    }
+
     /// Runs until the user quits. Throws (with the terminal restored) when the file cannot be played.
     public func run() throws -> Int32 {
-        guard TerminalOutput.isTerminal(1), TerminalOutput.isTerminal(0) else {
-            throw TerminalError("scrubkit play needs a terminal (standard input and output must not be redirected)")
+        guard TerminalOutput.isTerminal(1) else {
+            throw TerminalError("scrubkit play needs a terminal (its standard output must not be redirected)")
         }
         let env = ProcessInfo.processInfo.environment
         // A forced mode this terminal cannot show would print base64 or escape codes as text: refuse it up front.
         if let forced = options.graphics, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
         try terminal.enter(mouse: true) { sig in KittyRenderer.removeAllLeftovers(); exit(sig == SIGINT ? 130 : 143) }
-        defer { terminal.write(renderer.clear()); terminal.restore(); (renderer as? KittyRenderer)?.removeLeftovers() }
+        defer {
+            terminal.write(renderer.clear()); terminal.restore(); (renderer as? KittyRenderer)?.removeLeftovers()
+            if terminal.input > 0 { close(terminal.input) }   // the /dev/tty opened for keys
+        }
+        // The terminal is asked only with the keyboard ours (in the background its answers would reach the shell).
+        let keys: Int32? = terminal.hasKeyboard ? terminal.input : nil
         var choice = options.graphics.map { GraphicsChoice(kind: $0, reason: "forced") }
-            ?? GraphicsDetection.choose(env: env, input: 0, output: 1)
-        if choice.kind == .sixel && choice.sixelMaxWidth == nil, options.graphics != nil,
-           let limit = GraphicsDetection.sixelLimit(GraphicsDetection.ask(input: 0, output: 1, budget: 1.0)) {
+            ?? GraphicsDetection.choose(env: env, input: keys, output: 1)
+        if choice.kind == .sixel && choice.sixelMaxWidth == nil, options.graphics != nil, let keys,
+           let limit = GraphicsDetection.sixelLimit(GraphicsDetection.ask(input: keys, output: 1, budget: 1.0)) {
             // Forced sixel: still ask for the size limit (a picture over it is not shown at all).
             (choice.sixelMaxWidth, choice.sixelMaxHeight) = (limit.width, limit.height)
         }
-        if choice.kind == .kitty, let dir = GraphicsDetection.kittyFileDirectory(input: 0, output: 1, env: env) {
+        if choice.kind == .kitty, let keys, let dir = GraphicsDetection.kittyFileDirectory(input: keys, output: 1, env: env) {
             choice.kittyFileDirectory = dir   // kitty on this machine: pictures through files, not the terminal
             choice.reason = choice.reason ?? "files in \(dir)"
         }
@@ -134,13 +148,20 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let t = Thread { [self] in
             var decoder = KeyDecoder()
             while !quit.load(ordering: .relaxed) {
+                // Job control: keys only while in the foreground; brought there (`fg`), the whole screen is drawn
+                // again (the shell may have written over it).
+                if terminal.followForeground() { resized.store(true, ordering: .relaxed) }
+                guard terminal.hasKeyboard else { usleep(100_000); continue }
                 let bytes: [UInt8]
-                switch TerminalInput.read(0, waitingAtMost: 100, limit: 256) {
+                switch TerminalInput.read(terminal.input, waitingAtMost: 100, limit: 256) {
                 case .timedOut:
                     let pending = decoder.feed([], final: true)   // a lone ESC becomes Escape after a pause
                     if !pending.isEmpty { events.withLock { $0 += pending } }
                     continue
-                case .closed: quit.store(true, ordering: .relaxed); return
+                case .closed:
+                    // Sent to the background meanwhile, the read fails (EIO): not an end.
+                    if !terminal.isForeground { continue }
+                    quit.store(true, ordering: .relaxed); return
                 case .bytes(let b): bytes = b
                 }
                 let evs = decoder.feed(bytes, final: false)
@@ -190,6 +211,13 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         switch e {
         case .character("q"), .character("Q"), .escape, .interrupt: quit.store(true, ordering: .relaxed)
         case .character(" "): player.rate == 0 ? player.play() : player.pause()
+        case .suspend:
+            // Ctrl-Z: stopped like any job; playback holds its place meanwhile and goes on when continued.
+            let playing = player.rate > 0
+            if playing { player.pause() }
+            terminal.suspend()
+            resized.store(true, ordering: .relaxed)
+            if playing { player.play() }
         case .left: jump(by: -5)
         case .right: jump(by: 5)
         case .down: jump(by: -60)

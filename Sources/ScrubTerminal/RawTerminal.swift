@@ -1,33 +1,56 @@
 import Foundation
 
-/// Full-screen terminal mode: raw input, alternate screen, hidden cursor, SGR mouse reporting — and the promise to
-/// put everything back (normal screen, cursor, cooked mode) on return, on errors, on SIGINT/SIGTERM/SIGHUP.
-public final class RawTerminal: @unchecked Sendable {   // unchecked: `saved`/`active` under `lock`; `signalSources` set once in enter, before any signal
+/// Full-screen terminal mode: alternate screen, hidden cursor, SGR mouse reporting, raw keyboard input — and the
+/// promise to put everything back (normal screen, cursor, cooked mode) on return, on errors, on SIGINT/SIGTERM/SIGHUP.
+///
+/// Job control, as a shell user expects of a full-screen program: the keyboard (raw mode) is taken only while this
+/// process's group is the terminal's foreground group. Started in the background (`scrubkit play clip &`, or under
+/// `timeout`, which runs its command in a group of its own) it draws but reads no keys and never changes the
+/// terminal's modes — SIGTTOU and SIGTTIN are ignored, so nothing it does can stop it — and ``followForeground()``
+/// takes the keyboard once the shell brings it to the foreground (`fg`). ``suspend()`` is Ctrl-Z: the terminal put
+/// back, the job stopped like any other, and the screen and keyboard taken again when it continues.
+public final class RawTerminal: @unchecked Sendable {   // unchecked: all mutable state under `lock`; `signalSources` set once in enter, before any signal
     private var saved = termios()
+    /// Full-screen mode is on (our screen and modes written, not yet restored).
     private var active = false
+    /// Raw mode is on: the keyboard is ours. Only ever while in the foreground.
+    private var holdsKeyboard = false
+    /// Between Ctrl-Z and the continue: the keyboard is not taken back by ``followForeground()``.
+    private var suspended = false
+    private var mouse = false
     private let lock = NSLock()
-    private let input: Int32
+    /// The keyboard's descriptor (a terminal), or -1: no keyboard, the picture plays on its own.
+    public let input: Int32
     private let output: Int32
     private var signalSources: [DispatchSourceSignal] = []
 
-    /// A terminal on these descriptors; nothing changes until ``enter(mouse:onSignal:)``.
+    /// A terminal on these descriptors (`input` -1: none); nothing changes until ``enter(mouse:onSignal:)``.
     public init(input: Int32 = 0, output: Int32 = 1) {
         self.input = input
         self.output = output
     }
 
-    /// Enters full-screen mode. `onSignal` runs (after the terminal is restored) when SIGINT/SIGTERM/SIGHUP arrive.
+    /// Whether this process's group is the terminal's foreground group (the one the keyboard reads to).
+    public var isForeground: Bool { tcgetpgrp(input >= 0 ? input : output) == getpgrp() }
+
+    /// Whether the keyboard is in raw mode and ours to read.
+    public var hasKeyboard: Bool { lock.lock(); defer { lock.unlock() }; return holdsKeyboard }
+
+    /// Enters full-screen mode, taking the keyboard if in the foreground. `onSignal` runs (after the terminal is
+    /// restored) when SIGINT/SIGTERM/SIGHUP arrive.
     public func enter(mouse: Bool, onSignal: @escaping @Sendable (Int32) -> Void) throws {
-        guard tcgetattr(input, &saved) == 0 else { throw TerminalError("cannot read the terminal settings") }
-        var raw = saved
-        cfmakeraw(&raw)
-        raw.c_oflag |= tcflag_t(OPOST | ONLCR)          // keep \n → \r\n for our own line writes
-        guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { throw TerminalError("cannot switch the terminal to raw mode") }
-        lock.lock(); active = true; lock.unlock()
-        var setup = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
-        // Clicks, drags, and (1003) every pointer move: the hover preview over the bar.
-        if mouse { setup += "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1003h\u{1B}[?1006h" }
-        TerminalOutput.write(setup, to: output)
+        // In the background, a terminal write (with `stty tostop`), a mode change or a read would stop the process
+        // (SIGTTOU/SIGTTIN, state T: nothing drawn, nothing said). Ignored, writes go through and a read fails with
+        // EIO; modes are only changed in the foreground.
+        signal(SIGTTOU, SIG_IGN)
+        signal(SIGTTIN, SIG_IGN)
+        guard input < 0 || tcgetattr(input, &saved) == 0 else { throw TerminalError("cannot read the terminal settings") }
+        lock.lock()
+        self.mouse = mouse
+        active = true
+        TerminalOutput.write(screenSetup, to: output)
+        _ = takeKeyboardLocked()
+        lock.unlock()
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
             let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
@@ -40,13 +63,75 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: `saved`/`a
         }
     }
 
-    /// Writes `text` to the terminal while full-screen mode is on; dropped after ``restore()``. Writes and the
-    /// restore exclude each other, so a signal arriving mid-frame can neither cut into a frame's escape sequences
-    /// nor be followed by the rest of that frame drawn over the restored screen.
+    /// Follows job control: takes the keyboard when this process has come to the foreground, lets go of it (without
+    /// touching the modes: the shell restores its own) when it has left. Returns true when it just took the
+    /// keyboard: the shell may have written over the screen meanwhile, so the caller redraws all of it.
+    public func followForeground() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard active, !suspended, input >= 0 else { return false }
+        if holdsKeyboard {
+            if tcgetpgrp(input) != getpgrp() { holdsKeyboard = false }
+            return false
+        }
+        return takeKeyboardLocked()
+    }
+
+    /// Ctrl-Z (raw mode delivers it as a key): puts the terminal back as a shell expects it, stops the process group
+    /// like the terminal's own suspend would, and when continued (`fg`, or `bg`: then without the keyboard) sets up
+    /// the screen again. The caller redraws everything.
+    public func suspend() {
+        lock.lock()
+        guard active else { lock.unlock(); return }
+        suspended = true
+        TerminalOutput.write(screenTeardown, to: output)
+        if holdsKeyboard { holdsKeyboard = false; _ = tcsetattr(input, TCSAFLUSH, &saved) }
+        lock.unlock()
+        // The default action (stop), and not blocked here: both are inherited, and a parent may have changed them.
+        signal(SIGTSTP, SIG_DFL)
+        var tstp = sigset_t()
+        sigemptyset(&tstp)
+        sigaddset(&tstp, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &tstp, nil)
+        kill(0, SIGTSTP)   // returns once SIGCONT has arrived
+        lock.lock()
+        suspended = false
+        if active {
+            TerminalOutput.write(screenSetup, to: output)
+            _ = takeKeyboardLocked()
+        }
+        lock.unlock()
+    }
+
+    /// With `lock` held: raw mode, if this process is in the foreground; the modes before it are kept for
+    /// ``restore()``. Returns whether it took the keyboard now.
+    private func takeKeyboardLocked() -> Bool {
+        guard input >= 0, !holdsKeyboard, tcgetpgrp(input) == getpgrp() else { return false }
+        var current = termios()
+        guard tcgetattr(input, &current) == 0 else { return false }
+        var raw = current
+        cfmakeraw(&raw)
+        raw.c_oflag |= tcflag_t(OPOST | ONLCR)          // keep \n → \r\n for our own line writes
+        guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { return false }
+        saved = current
+        holdsKeyboard = true
+        return true
+    }
+
+    private var screenSetup: String {
+        // Clicks, drags, and (1003) every pointer move: the hover preview over the bar.
+        "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J" + (mouse ? "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1003h\u{1B}[?1006h" : "")
+    }
+
+    private let screenTeardown = "\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+    /// Writes `text` to the terminal while full-screen mode is on; dropped after ``restore()`` and while suspended.
+    /// Writes and the restore exclude each other, so a signal arriving mid-frame can neither cut into a frame's
+    /// escape sequences nor be followed by the rest of that frame drawn over the restored screen.
     public func write(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
-        guard active else { return }
+        guard active, !suspended else { return }
         TerminalOutput.write(text, to: output)
     }
 
@@ -56,8 +141,8 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: `saved`/`a
         defer { lock.unlock() }
         guard active else { return }
         active = false
-        TerminalOutput.write("\u{1B}[?1006l\u{1B}[?1003l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l", to: output)
-        _ = tcsetattr(input, TCSAFLUSH, &saved)
+        TerminalOutput.write(screenTeardown, to: output)
+        if holdsKeyboard { holdsKeyboard = false; _ = tcsetattr(input, TCSAFLUSH, &saved) }
     }
 
     deinit { restore() }

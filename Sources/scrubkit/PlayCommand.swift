@@ -28,10 +28,13 @@ enum PlayCommand {
         discussion: """
         Keys: space play/pause · ←/→ ±5 s · ↑/↓ ±60 s · ,/. one frame back/forward · 0–9 jump to 0–90 % ·
         Home/End · [/] slower/faster · e exact seeks on/off · m mute · / and * volume down/up · a scrub sound on/off · # next audio stream ·
-        PgUp/PgDn previous/next chapter (ticks on the bar; the status line names the chapter) · q, Esc or Ctrl-C quit.
+        PgUp/PgDn previous/next chapter (ticks on the bar; the status line names the chapter) · Ctrl-Z suspend (fg goes on) ·
+        q, Esc or Ctrl-C quit.
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
         Mouse: click or drag on the bar to seek; hovering over it shows a small picture of the time under the pointer
         (from a second decoder: playback goes on untouched).
+        Started in the background (clip.mp4 &, or under timeout in a script) it plays without the keyboard and takes it
+        when brought to the foreground (fg). Keys come from standard input, or from /dev/tty when that is not a terminal.
         kitty on the same machine gets its pictures through files in /dev/shm (SCRUBKIT_KITTY_TRANSFER=direct: in the
         escape codes, as over SSH).
         Sound goes to the PulseAudio server (PipeWire desktops serve the same protocol) and leads the clock while it

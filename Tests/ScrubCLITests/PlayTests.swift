@@ -34,10 +34,22 @@ enum Tmux {
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         closeFrom3(&actions)
+        // Signals as a login gives them: none blocked, none ignored. The test runs on a Dispatch worker thread, which
+        // blocks nearly every signal, and a mask is inherited through exec: the tmux server, its shells and the
+        // player would all run with SIGTTOU and SIGTSTP blocked, where job control cannot stop anything.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let args = argv.map { strdup($0) }
         defer { args.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, argv[0], &actions, nil, args + [nil], environ) == 0 else { return nil }
+        guard posix_spawn(&pid, argv[0], &actions, &attributes, args + [nil], environ) == 0 else { return nil }
         return pid
     }
 
