@@ -258,6 +258,23 @@ import Testing
         #expect(bad.status == 64)
     }
 
+    /// A scene that is all black keeps its own picture on a scene sheet: the blank-tile replacement looks only
+    /// inside the tile's scene (it used to take a frame of the next scene, under the label of this one).
+    @Test func aBlankSceneKeepsItsOwnTile() throws {
+        let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }
+        let clip = t.appendingPathComponent("blank.mp4").path
+        // 4 s, a one-second blank scene, 4 s: the times tried around the blank tile reach into the next scene.
+        _ = try Scrub.execute("ffmpeg", ["-v", "error", "-y", "-t", "4", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25",
+                                         "-t", "1", "-f", "lavfi", "-i", "color=c=black:size=160x90:rate=25",
+                                         "-t", "4", "-f", "lavfi", "-i", "smptehdbars=size=160x90:rate=25",
+                                         "-filter_complex", "[0:v]setsar=1[a];[1:v]setsar=1[b];[2:v]setsar=1[c];[a][b][c]concat=n=3:v=1:a=0,format=yuv420p[o]",
+                                         "-map", "[o]", "-c:v", "mpeg4", "-g", "25", clip])
+        let sheet = try Scrub.run(["thumbs", clip, "--scenes", "--sheet", "3x1", "--out", t.path, "--json", "-", "-q"])
+        #expect(sheet.status == 0, "\(sheet.stderr)")
+        let tiles = Scrub.jsonLines(sheet.stdout).compactMap { $0["actualTime"] as? Double }
+        #expect(tiles.count == 3 && tiles[0] < 4 && tiles[1] >= 4 && tiles[1] < 5 && tiles[2] >= 5, "\(tiles)")
+    }
+
     /// `scrubkit preview`: a clip without cuts gives excerpts spread over it (its one scene split), as WebP and MP4.
     @Test func previewWritesAnAnimationOfExcerpts() throws {
         let t = try tempDir(); defer { try? FileManager.default.removeItem(at: t) }

@@ -7,16 +7,25 @@ extension BatchRunner {
     /// Blank tiles replaced by the first non-blank frame among a few nearby times (one more open of the file,
     /// only when some tile is blank; those times are decoded exactly, so they really differ); a replacement must
     /// fall between its neighbours, so the sheet stays in time order. A tile stays as it is when nothing qualifies.
+    /// With `scenes` (the scene of each planned time, by index), a tile's replacement comes from its own scene: its
+    /// label names that scene, and a scene that is all one colour is what the file has there.
     func replacingBlankTiles(_ good: [(Int, Thumbnail)], generator: ThumbnailGenerator,
-                             timeline: ThumbnailGenerator.Timeline) throws -> [(Int, Thumbnail)] {
+                             timeline: ThumbnailGenerator.Timeline, scenes: [Scene]? = nil) throws -> [(Int, Thumbnail)] {
         guard !timeline.isStill, timeline.duration.isNumeric, good.count > 1 else { return good }
         let blank = good.indices.filter { BlankFrames.isBlank(good[$0].1.image) }
         guard !blank.isEmpty else { return good }
         let start = timeline.start.seconds, end = start + timeline.duration.seconds
         let spacing = timeline.duration.seconds / Double(good.count + 1)
+        /// Where tile `i`'s replacement may come from, and how far apart the times tried are.
+        func range(_ i: Int) -> (lo: Double, hi: Double, spacing: Double) {
+            guard let scenes, scenes.indices.contains(good[i].0) else { return (start, end, spacing) }
+            let scene = scenes[good[i].0]
+            return (scene.start.seconds, (scene.start + scene.duration).seconds - 0.001, scene.duration.seconds / 2)
+        }
         var asks: [(tile: Int, time: TimeExpression)] = []
         for b in blank {
-            for t in BlankFrames.alternatives(to: good[b].1.requestedTime, spacing: spacing, start: start, end: end) { asks.append((b, t)) }
+            let r = range(b)
+            for t in BlankFrames.alternatives(to: good[b].1.requestedTime, spacing: r.spacing, start: r.lo, end: r.hi) { asks.append((b, t)) }
         }
         var exact = generator
         exact.setExact()
@@ -31,7 +40,9 @@ extension BatchRunner {
                 // The next tile's picture, or where it was asked for if it is blank too (it moves later).
                 let next = i + 1 >= out.count ? .infinity
                     : blank.contains(i + 1) ? out[i + 1].1.requestedTime.seconds : out[i + 1].1.actualTime.seconds
-                if let t = candidates[i]?.first(where: { $0.actualTime.seconds > previous && $0.actualTime.seconds < next }) {
+                let r = range(i)
+                if let t = candidates[i]?.first(where: { $0.actualTime.seconds > previous && $0.actualTime.seconds < next
+                        && $0.actualTime.seconds >= r.lo && $0.actualTime.seconds <= r.hi }) {
                     out[i].1 = t
                 }
             }

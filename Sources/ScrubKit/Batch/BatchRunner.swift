@@ -197,7 +197,7 @@ public final class BatchRunner: Sendable {
                 desktop.offer(pick.1, path: source, identity: id, originalLongestSide: max(timeline.displayWidth, timeline.displayHeight))
             }
             if let sheet = options.sheet {
-                if options.skipsBlankFrames { good = try replacingBlankTiles(good, generator: gen, timeline: timeline) }
+                if options.skipsBlankFrames { good = try replacingBlankTiles(good, generator: gen, timeline: timeline, scenes: scenes) }
                 try writeSheet(good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
             } else if options.vtt {
                 try writeVTT(good, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
