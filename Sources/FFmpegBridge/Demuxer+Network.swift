@@ -1,6 +1,6 @@
 import CFFmpeg
 import Foundation
-import Synchronization
+import Locking
 
 /// Remote sources: what counts as a URL, the network's one-time set-up, and the deadline a URL is given.
 extension Demuxer {
@@ -21,7 +21,7 @@ extension Demuxer {
     /// The network timeout unless `SCRUBKIT_TIMEOUT` says otherwise.
     public static let defaultNetworkTimeout = 20.0
 
-    fileprivate static let timeoutSetting = Mutex<Double>({
+    fileprivate static let timeoutSetting = Locked<Double>({
         let text = ProcessInfo.processInfo.environment["SCRUBKIT_TIMEOUT"] ?? ""
         if let s = Double(text), s > 0, s.isFinite { return s }
         return defaultNetworkTimeout

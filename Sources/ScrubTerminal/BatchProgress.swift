@@ -1,6 +1,7 @@
 import Foundation
 import ScrubKit
 import Synchronization
+import Locking
 
 /// Progress of a batch on standard error: on a terminal, one redrawing bar (files done/total, thumbnails, rate,
 /// ETA, current file, errors), with failures printed above it; off a terminal, one plain line per file and no

@@ -2,10 +2,11 @@ import Foundation
 import MediaTime
 import ScrubKit
 import Synchronization
+import Locking
 
 /// `scrubkit play`: a full-screen scrubber. Keys and mouse drive a `Player`; a render loop draws the newest frame
 /// and the slider bar ~30 times a second (only what changed).
-public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on the run loop's thread only; the input thread shares `events`/`quit` (Mutex, Atomic)
+public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on the run loop's thread only; the input thread shares `events`/`quit` (Locked, Atomic)
     /// How `scrubkit play` starts.
     public struct Options: Sendable {
         /// Forced graphics (`--graphics`); nil: detect from the environment and the terminal.
@@ -112,7 +113,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             choice.reason = choice.reason ?? "files in \(dir)"
         }
         graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
-        let status = waitForReady()
+        let status = player.waitUntilReady(timeout: 30)
         if case .failed(let e) = status { throw TerminalError("\(e)") }
         let info = player.mediaInfo
         renderer = (info?.hasVideo ?? false) ? choice.renderer : NoGraphicsRenderer()
@@ -135,13 +136,6 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             usleep(16_000)
         }
         return 0
-    }
-
-    private func waitForReady() -> Player.Status {
-        let sem = DispatchSemaphore(value: 0)
-        player.whenReady { sem.signal() }
-        _ = sem.wait(timeout: .now() + 30)
-        return player.status
     }
 
     private func startInputThread() {

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import MediaTime
 import ScrubKit
 
@@ -53,9 +54,7 @@ public enum PlayerBenchmark {
     public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20,
                            hovers: Int = 40, sound: SoundOptions? = nil) throws -> Report {
         let player = Player(path: path, sound: sound)
-        let ready = DispatchSemaphore(value: 0)
-        player.whenReady { ready.signal() }
-        _ = ready.wait(timeout: .now() + 30)
+        _ = player.waitUntilReady(timeout: 30)
         if case .failed(let e) = player.status { throw e }
         guard let info = player.mediaInfo, info.hasVideo else { throw MediaError(.noVideo, path: path, "no video to play") }
         let layout = PlayerLayout(columns: columns, rows: rows)
@@ -189,9 +188,9 @@ public enum PlayerBenchmark {
     }
 
     private static func waitSeek(_ player: Player, _ start: (@escaping @Sendable (Bool) -> Void) -> Void) -> Bool {
-        let sem = DispatchSemaphore(value: 0)
-        start { _ in sem.signal() }
-        return sem.wait(timeout: .now() + 10) == .success
+        let landed = Locked(false)
+        start { _ in landed.withLock { $0 = true } }
+        return landed.wait(until: { $0 }, timeout: 10)
     }
 
     /// p-th percentile (0…100) by nearest rank.

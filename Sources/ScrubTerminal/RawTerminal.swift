@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Full-screen terminal mode: alternate screen, hidden cursor, SGR mouse reporting, raw keyboard input — and the
 /// promise to put everything back (normal screen, cursor, cooked mode) on return, on errors, on SIGINT/SIGTERM/SIGHUP.
@@ -9,16 +10,18 @@ import Foundation
 /// terminal's modes — SIGTTOU and SIGTTIN are ignored, so nothing it does can stop it — and ``followForeground()``
 /// takes the keyboard once the shell brings it to the foreground (`fg`). ``suspend()`` is Ctrl-Z: the terminal put
 /// back, the job stopped like any other, and the screen and keyboard taken again when it continues.
-public final class RawTerminal: @unchecked Sendable {   // unchecked: all mutable state under `lock`; `signalSources` set once in enter, before any signal
-    private var saved = termios()
-    /// Full-screen mode is on (our screen and modes written, not yet restored).
-    private var active = false
-    /// Raw mode is on: the keyboard is ours. Only ever while in the foreground.
-    private var holdsKeyboard = false
-    /// Between Ctrl-Z and the continue: the keyboard is not taken back by ``followForeground()``.
-    private var suspended = false
-    private var mouse = false
-    private let lock = NSLock()
+public final class RawTerminal: @unchecked Sendable {   // unchecked: `signalSources` is set once in enter, before any signal
+    private struct State {
+        var saved = termios()
+        /// Full-screen mode is on (our screen and modes written, not yet restored).
+        var active = false
+        /// Raw mode is on: the keyboard is ours. Only ever while in the foreground.
+        var holdsKeyboard = false
+        /// Between Ctrl-Z and the continue: the keyboard is not taken back by ``followForeground()``.
+        var suspended = false
+        var mouse = false
+    }
+    private let state = Locked(State())
     /// The keyboard's descriptor (a terminal), or -1: no keyboard, the picture plays on its own.
     public let input: Int32
     private let output: Int32
@@ -34,7 +37,7 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: all mutabl
     public var isForeground: Bool { tcgetpgrp(input >= 0 ? input : output) == getpgrp() }
 
     /// Whether the keyboard is in raw mode and ours to read.
-    public var hasKeyboard: Bool { lock.lock(); defer { lock.unlock() }; return holdsKeyboard }
+    public var hasKeyboard: Bool { state.withLock { $0.holdsKeyboard } }
 
     /// Enters full-screen mode, taking the keyboard if in the foreground. `onSignal` runs (after the terminal is
     /// restored) when SIGINT/SIGTERM/SIGHUP arrive.
@@ -44,13 +47,15 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: all mutabl
         // EIO; modes are only changed in the foreground.
         signal(SIGTTOU, SIG_IGN)
         signal(SIGTTIN, SIG_IGN)
-        guard input < 0 || tcgetattr(input, &saved) == 0 else { throw TerminalError("cannot read the terminal settings") }
-        lock.lock()
-        self.mouse = mouse
-        active = true
-        TerminalOutput.write(screenSetup, to: output)
-        _ = takeKeyboardLocked()
-        lock.unlock()
+        var current = termios()
+        guard input < 0 || tcgetattr(input, &current) == 0 else { throw TerminalError("cannot read the terminal settings") }
+        state.withLock { s in
+            s.saved = current
+            s.mouse = mouse
+            s.active = true
+            TerminalOutput.write(screenSetup(mouse: mouse), to: output)
+            _ = takeKeyboard(&s)
+        }
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
             let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
@@ -67,26 +72,28 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: all mutabl
     /// touching the modes: the shell restores its own) when it has left. Returns true when it just took the
     /// keyboard: the shell may have written over the screen meanwhile, so the caller redraws all of it.
     public func followForeground() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard active, !suspended, input >= 0 else { return false }
-        if holdsKeyboard {
-            if tcgetpgrp(input) != getpgrp() { holdsKeyboard = false }
-            return false
+        state.withLock { s in
+            guard s.active, !s.suspended, input >= 0 else { return false }
+            if s.holdsKeyboard {
+                if tcgetpgrp(input) != getpgrp() { s.holdsKeyboard = false }
+                return false
+            }
+            return takeKeyboard(&s)
         }
-        return takeKeyboardLocked()
     }
 
     /// Ctrl-Z (raw mode delivers it as a key): puts the terminal back as a shell expects it, stops the process group
     /// like the terminal's own suspend would, and when continued (`fg`, or `bg`: then without the keyboard) sets up
     /// the screen again. The caller redraws everything.
     public func suspend() {
-        lock.lock()
-        guard active else { lock.unlock(); return }
-        suspended = true
-        TerminalOutput.write(screenTeardown, to: output)
-        if holdsKeyboard { holdsKeyboard = false; _ = tcsetattr(input, TCSAFLUSH, &saved) }
-        lock.unlock()
+        let active = state.withLock { s in
+            guard s.active else { return false }
+            s.suspended = true
+            TerminalOutput.write(screenTeardown, to: output)
+            giveBackKeyboard(&s)
+            return true
+        }
+        guard active else { return }
         // The default action (stop), and not blocked here: both are inherited, and a parent may have changed them.
         signal(SIGTSTP, SIG_DFL)
         var tstp = sigset_t()
@@ -94,31 +101,38 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: all mutabl
         sigaddset(&tstp, SIGTSTP)
         pthread_sigmask(SIG_UNBLOCK, &tstp, nil)
         kill(0, SIGTSTP)   // returns once SIGCONT has arrived
-        lock.lock()
-        suspended = false
-        if active {
-            TerminalOutput.write(screenSetup, to: output)
-            _ = takeKeyboardLocked()
+        state.withLock { s in
+            s.suspended = false
+            if s.active {
+                TerminalOutput.write(screenSetup(mouse: s.mouse), to: output)
+                _ = takeKeyboard(&s)
+            }
         }
-        lock.unlock()
     }
 
-    /// With `lock` held: raw mode, if this process is in the foreground; the modes before it are kept for
+    /// With the lock held: raw mode, if this process is in the foreground; the modes before it are kept for
     /// ``restore()``. Returns whether it took the keyboard now.
-    private func takeKeyboardLocked() -> Bool {
-        guard input >= 0, !holdsKeyboard, tcgetpgrp(input) == getpgrp() else { return false }
+    private func takeKeyboard(_ s: inout State) -> Bool {
+        guard input >= 0, !s.holdsKeyboard, tcgetpgrp(input) == getpgrp() else { return false }
         var current = termios()
         guard tcgetattr(input, &current) == 0 else { return false }
         var raw = current
         cfmakeraw(&raw)
         raw.c_oflag |= tcflag_t(OPOST | ONLCR)          // keep \n → \r\n for our own line writes
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { return false }
-        saved = current
-        holdsKeyboard = true
+        s.saved = current
+        s.holdsKeyboard = true
         return true
     }
 
-    private var screenSetup: String {
+    /// With the lock held: the modes from before raw mode, if raw mode is on.
+    private func giveBackKeyboard(_ s: inout State) {
+        guard s.holdsKeyboard else { return }
+        s.holdsKeyboard = false
+        _ = tcsetattr(input, TCSAFLUSH, &s.saved)
+    }
+
+    private func screenSetup(mouse: Bool) -> String {
         // Clicks, drags, and (1003) every pointer move: the hover preview over the bar.
         "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J" + (mouse ? "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1003h\u{1B}[?1006h" : "")
     }
@@ -129,20 +143,20 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: all mutabl
     /// Writes and the restore exclude each other, so a signal arriving mid-frame can neither cut into a frame's
     /// escape sequences nor be followed by the rest of that frame drawn over the restored screen.
     public func write(_ text: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard active, !suspended else { return }
-        TerminalOutput.write(text, to: output)
+        state.withLock { s in
+            guard s.active, !s.suspended else { return }
+            TerminalOutput.write(text, to: output)
+        }
     }
 
     /// Leaves full-screen mode; safe to call more than once, from any thread.
     public func restore() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard active else { return }
-        active = false
-        TerminalOutput.write(screenTeardown, to: output)
-        if holdsKeyboard { holdsKeyboard = false; _ = tcsetattr(input, TCSAFLUSH, &saved) }
+        state.withLock { s in
+            guard s.active else { return }
+            s.active = false
+            TerminalOutput.write(screenTeardown, to: output)
+            giveBackKeyboard(&s)
+        }
     }
 
     deinit { restore() }

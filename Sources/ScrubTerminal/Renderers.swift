@@ -1,6 +1,7 @@
 import Foundation
 import ScrubKit
 import SixelBridge
+import Locking
 import Synchronization
 
 /// Terminal graphics kinds, as `--graphics` names them.
@@ -130,7 +131,7 @@ public struct KittyRenderer: FrameRenderer {
     static var filePrefix: String { "tty-graphics-protocol-scrubkit-\(getpid())-" }
     private static let fileCount = Atomic<Int>(0)
     /// The last picture's file and when it was written, until kitty has read (deleted) it.
-    private static let unread = Mutex<(path: String, at: Double)?>(nil)
+    private static let unread = Locked<(path: String, at: Double)?>(nil)
 
     /// The image as RGB placed at the cell, replacing the previous picture under the same id (nothing deleted first:
     /// no blank between pictures). Through a file: ~100 bytes to the terminal instead of megabytes (at 160×48 cells
@@ -207,7 +208,7 @@ public struct KittyRenderer: FrameRenderer {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
         for name in names where name.hasPrefix(filePrefix) { unlink("\(dir)/\(name)") }
     }
-    private static let directoriesUsed = Mutex<Set<String>>([])
+    private static let directoriesUsed = Locked<Set<String>>([])
 
     /// Deletes the placed images (the picture and the overlay).
     public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\" + clearOverlay() }

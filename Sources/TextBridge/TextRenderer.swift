@@ -1,7 +1,7 @@
 import CFontconfig
 import Glibc
 import CFreeType
-import Synchronization
+import Locking
 
 /// Text rendered to an alpha mask: coverage 0–255 per pixel, `baseline` rows from the top.
 public struct TextMask: Sendable {
@@ -26,7 +26,7 @@ public enum FontLocator {
     /// The font used when none is named: fontconfig's `sans-serif` (DejaVu Sans on Debian).
     public static let defaultPattern = "sans-serif"
 
-    private static let lock = Mutex<[String: String?]>([:])
+    private static let lock = Locked<[String: String?]>([:])
 
     /// The file for `name`: an existing file path as is; otherwise a fontconfig pattern (`DejaVu Sans`,
     /// `sans-serif:bold`, `Noto Serif:italic`). Nil when fontconfig has no font at all.

@@ -3,6 +3,7 @@ import MediaTime
 import ScrubKit
 import ScrubTerminal
 import Synchronization
+import Locking
 
 /// `scrubkit thumbs INPUT... --out DIR`
 enum ThumbsCommand {

@@ -3,6 +3,7 @@ import MediaTime
 import Testing
 @testable import ScrubKit
 import ScrubTerminal
+import Locking
 
 /// A background process started without Foundation.Process: a daemon that inherits a descriptor Foundation waits on
 /// (its exit-watch socket, another test's pipes) keeps every later `waitUntilExit` in the process from ending — so

@@ -2,6 +2,7 @@ import Foundation
 import MediaTime
 @testable import ScrubKit
 import Testing
+import Locking
 
 /// `images(at:)`: back-pressure, cancellation from the loop or the task, errors, and a decoder that never outlives
 /// its consumer.

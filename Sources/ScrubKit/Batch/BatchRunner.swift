@@ -2,6 +2,7 @@ import FFmpegBridge
 import Foundation
 import MediaTime
 import Synchronization
+import Locking
 
 /// One thumbnail in the manifest.
 public struct BatchRecord: Sendable {

@@ -1,12 +1,12 @@
-import Foundation
+import Locking
 
 /// Limits how many pixels of decoded frames a batch holds at once: each file reserves its frame size before it
 /// decodes and releases it when done. A file larger than the whole budget waits until it can run alone, so
 /// `--jobs 8` over 8K clips decodes one at a time while small files still run side by side.
-final class PixelBudget: @unchecked Sendable {   // unchecked: `used` only under `condition` (a Mutex cannot wait)
-    private let condition = NSCondition()
+final class PixelBudget: Sendable {
+    /// Pixels reserved.
+    private let used = Locked(0)
     private let capacity: Int
-    private var used = 0
 
     /// The default: two 4K frames' worth (≈ 16.6 MP) — two 4K decodes at once, one 8K alone.
     static let defaultCapacity = 2 * 3840 * 2160
@@ -16,20 +16,15 @@ final class PixelBudget: @unchecked Sendable {   // unchecked: `used` only under
     /// Blocks until `pixels` (capped at the capacity) fit; returns the amount reserved.
     func reserve(_ pixels: Int) -> Int {
         let amount = min(max(pixels, 1), capacity)
-        condition.lock()
-        while used + amount > capacity { condition.wait() }
-        used += amount
-        condition.unlock()
+        used.withLock(waitingUntil: { [capacity] in $0 + amount <= capacity }) { used, _ in used += amount }
         return amount
     }
 
+    /// Gives back what ``reserve(_:)`` returned.
     func release(_ amount: Int) {
-        condition.lock()
-        used -= amount
-        condition.broadcast()
-        condition.unlock()
+        used.withLock { $0 -= amount }
     }
 
     /// Pixels reserved right now (for tests).
-    var inUse: Int { condition.lock(); defer { condition.unlock() }; return used }
+    var inUse: Int { used.withLock { $0 } }
 }

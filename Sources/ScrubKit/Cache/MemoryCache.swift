@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// An in-memory cache with a byte budget that evicts the least recently used entries first — NSCache's
 /// `totalCostLimit`, with a strict LRU order and no surprise evictions below the budget.
@@ -76,6 +76,24 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             s.statistics.hits += 1
             if s.newest != i { s.unlink(i); s.pushNewest(i) }
             return s.slots[i]!.value
+        }
+    }
+
+    /// The first entry, most recently used first, whose key and value satisfy `matches` (an entry standing for a range
+    /// of keys: a keyframe's picture for the times it answers); it becomes the most recently used. O(entries).
+    public func first(where matches: (Key, Value) -> Bool) -> (key: Key, value: Value)? {
+        state.withLock { s in
+            var i = s.newest
+            while i >= 0, let n = s.slots[i] {
+                if matches(n.key, n.value) {
+                    s.statistics.hits += 1
+                    if s.newest != i { s.unlink(i); s.pushNewest(i) }
+                    return (n.key, n.value)
+                }
+                i = n.older
+            }
+            s.statistics.misses += 1
+            return nil
         }
     }
 

@@ -1,5 +1,6 @@
 import FFmpegBridge
 import Foundation
+import Locking
 
 /// The one front door for media: every open of a path or URL in ScrubKit goes through here — the checks before
 /// opening (readable, not a directory or a pipe, a picture over the pixel limit refused from its header bytes),

@@ -1,7 +1,7 @@
 import FFmpegBridge
 import Foundation
 import MediaTime
-import Synchronization
+import Locking
 
 /// A player pipeline that decodes a file with FFmpeg on a thread of its own (which owns every FFmpeg object),
 /// into a small bounded queue of frames already scaled to the display size. Seeks supersede each other.
@@ -45,7 +45,6 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
 
     private let path: String
     private let shared = Locked(Shared())
-    private let wake = DispatchSemaphore(value: 0)
     /// The pictures seeks landed on, by seek and size: scrubbing back over a place repaints from here at once,
     /// without decoding (the decoder is positioned there only when the scrubbing pauses).
     public let previews: MemoryCache<PreviewKey, VideoFrame>
@@ -141,7 +140,6 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
         }
         superseded?(nil)
         if let hit { done(hit.time) }
-        wake.signal()
     }
 
     /// The newest decoded frame at or before `time`; older ones are dropped and counted.
@@ -154,7 +152,6 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
             s.frames.removeFirst(i + 1)
             return frame
         }
-        if f != nil { wake.signal() }
         return f
     }
 
@@ -164,7 +161,6 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
             s.outputWidth = max(0, width)
             s.outputHeight = max(0, height)
         }
-        wake.signal()
     }
 
     /// Frames handed out and frames dropped so far.
@@ -173,7 +169,6 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
     /// Stops the decoding thread for good (it frees FFmpeg's state on its way out).
     public func close() {
         shared.withLock { $0.closed = true }
-        wake.signal()
         sound?.close()
     }
 
@@ -241,7 +236,7 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
             if let r = request, r.positionOnly {
                 // The picture is on screen from the cache. Position the decoder after it (for playing on) once the
                 // scrubbing pauses: a newer seek within 150 ms makes this unnecessary.
-                _ = wake.wait(timeout: .now() + .milliseconds(150))
+                shared.wait(until: { $0.seek != nil || $0.closed || $0.generation != generation }, timeout: 0.15)
                 let stillLatest = shared.withLock { $0.seek == nil && $0.generation == generation }
                 if stillLatest { _ = try? extractor.frame(at: r.time, toleranceBefore: .zero, toleranceAfter: .zero) }
                 continue
@@ -279,7 +274,9 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
                 }
                 continue
             }
-            _ = wake.wait(timeout: .now() + .milliseconds(100))
+            // Nothing to do until a seek, the close, or room in the queue (a frame taken, a new size).
+            shared.wait(until: { $0.seek != nil || $0.closed || $0.frames.count < DecodingPipeline.queueCapacity && !$0.endOfStream
+                                 && $0.outputWidth > 0 && $0.outputHeight > 0 }, timeout: 0.1)
         }
     }
 
@@ -303,7 +300,7 @@ public final class DecodingPipeline: PlayerPipeline, Sendable {
             }
             if closed { return }
             if let r = request { r.done(r.time); continue }
-            _ = wake.wait(timeout: .now() + .milliseconds(200))
+            shared.wait(until: { $0.seek != nil || $0.closed }, timeout: 0.2)
         }
     }
 }

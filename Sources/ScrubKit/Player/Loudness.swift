@@ -1,6 +1,7 @@
 import FFmpegBridge
 import Foundation
 import MediaTime
+import Locking
 
 /// The loudness of one stretch of a file's sound.
 public struct LoudnessBucket: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// The host clock a player measures playback against. Injected so tests can drive time by hand.
 public protocol MediaClock: AnyObject, Sendable {

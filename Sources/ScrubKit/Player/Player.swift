@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import MediaTime
 
 /// An AVPlayer-style player: readiness, duration, play/pause/rate against an injected clock, seeks with
@@ -115,6 +116,14 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         core.sync {
             if case .unknown = _status { readyWaiters.append(body) } else { callbackQueue.async(execute: body) }
         }
+    }
+
+    /// Blocks until the player is ready or failed, at most `timeout` seconds; the status then.
+    public func waitUntilReady(timeout: Double) -> Status {
+        let done = Locked(false)
+        whenReady { done.withLock { $0 = true } }
+        done.wait(until: { $0 }, timeout: timeout)
+        return status
     }
 
     /// Waits until the player is ready or failed.

@@ -1,6 +1,7 @@
 import FFmpegBridge
 import Foundation
 import MediaTime
+import Locking
 
 /// The player's sound: one thread that owns a second demuxer on the file (audio packets only), the audio decoder,
 /// the converter and the output, and plays from the time it is told. What is heard is the player's master clock:
@@ -40,7 +41,6 @@ final class SoundPlayback: Sendable {
     private let path: String
     private let options: SoundOptions
     private let state = Locked(State())
-    private let wake = DispatchSemaphore(value: 0)
 
     /// Sound for `path` as `options` say; nothing is opened until ``start(facts:)``.
     init(path: String, options: SoundOptions) {
@@ -91,7 +91,6 @@ final class SoundPlayback: Sendable {
             s.written = nil
             s.requestedAt = now
         }
-        wake.signal()
     }
 
     /// Longest a take may take to start being heard before the player's own clock takes over (a server that accepts
@@ -136,7 +135,6 @@ final class SoundPlayback: Sendable {
     /// Stops the thread for good (it frees its FFmpeg objects and the output on the way out).
     func close() {
         state.withLock { $0.closed = true }
-        wake.signal()
     }
 
     private func fail(_ problem: String) {
@@ -174,7 +172,7 @@ final class SoundPlayback: Sendable {
             if state.withLock({ !$0.available }) { return }
             guard let from = target else {
                 if playing { output?.flush(); playing = false }
-                _ = wake.wait(timeout: .now() + .milliseconds(200))
+                state.wait(until: { $0.closed || $0.target != nil }, timeout: 0.2)
                 continue
             }
             if currentSerial != serial {

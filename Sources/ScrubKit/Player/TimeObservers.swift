@@ -1,6 +1,7 @@
 import Dispatch
 import MediaTime
 import Synchronization
+import Locking
 
 /// Identifies a time observer; pass it to `Player.removeTimeObserver(_:)`. Holds no reference to the player,
 /// so dropping it never keeps a player alive.

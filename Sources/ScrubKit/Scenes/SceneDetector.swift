@@ -1,6 +1,7 @@
 import FFmpegBridge
 import Foundation
 import MediaTime
+import Locking
 
 /// A cut between two scenes: the first frame of the new scene, and how different it is from the frame before.
 public struct SceneCut: Sendable, Equatable {

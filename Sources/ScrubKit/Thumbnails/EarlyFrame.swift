@@ -1,6 +1,7 @@
 import FFmpegBridge
 import Foundation
 import MediaTime
+import Locking
 
 /// The picture for a single requested time, looked for on another core while the front door still probes the file:
 /// FFmpeg's probe decodes the file's first picture just to learn its pixel format (13–17 ms of a 1080p H.264 clip's
@@ -33,10 +34,12 @@ final class EarlyFrame: Sendable {
         var target: MediaTime? = nil
         var found: Found? = nil
         var cancelled = false
+        /// The time is resolved (or the thread gave up before): `target` is what it will be.
+        var resolved = false
+        /// The thread has finished: `found` is its answer.
+        var finished = false
     }
     private let state = Locked(State())
-    private let resolved = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
 
     /// Starts looking for `generator`'s picture at `time` (with its own settings: tolerances, size, pixel limit,
     /// fast decoding) on a thread of its own; nil when the file is not a local MP4/MOV (from its first bytes, `head`)
@@ -46,9 +49,7 @@ final class EarlyFrame: Sendable {
         let early = EarlyFrame()
         let thread = Thread {
             let found = try? early.find(generator, at: time, cores: cores, head: head)
-            early.state.withLock { $0.found = found }
-            early.resolved.signal()   // (when it gave up before resolving the time)
-            early.finished.signal()
+            early.state.withLock { $0.found = found; $0.resolved = true; $0.finished = true }
         }
         thread.name = "scrubkit early frame"
         thread.start()
@@ -58,12 +59,9 @@ final class EarlyFrame: Sendable {
     /// The picture for `time` (the probed file's resolution of the request) on `streamIndex`/`timeBase`, if the
     /// other core's answers it; nil otherwise — stopped at once when its time differs and only that time would do.
     func answer(for time: MediaTime, streamIndex: Int, timeBase: (num: Int32, den: Int32), keyframesOnly: Bool) -> Found? {
-        resolved.wait()
-        resolved.signal()   // (a later call passes at once)
-        if !keyframesOnly, let target = state.withLock({ $0.target }), target != time { cancel() }
-        finished.wait()
-        finished.signal()
-        guard let found = state.withLock({ $0.found }), found.streamIndex == streamIndex, found.timeBase == timeBase,
+        let target = state.withLock(waitingUntil: \.resolved) { s, _ in s.target }
+        if !keyframesOnly, let target, target != time { cancel() }
+        guard let found = state.withLock(waitingUntil: \.finished, { s, _ in s.found }), found.streamIndex == streamIndex, found.timeBase == timeBase,
               found.target == time || found.keyframeValidThrough.isValid else { return nil }
         return found
     }
@@ -87,8 +85,7 @@ final class EarlyFrame: Sendable {
         let source = try VideoSource(opened, pixelLimit: generator.pixelLimit)
         guard !source.isStill, source.stream.width > 0, !ThumbnailGenerator.hasBigFrames(source.stream) else { return nil }
         let time = try source.resolve(request)
-        state.withLock { $0.target = time }
-        resolved.signal()
+        state.withLock { $0.target = time; $0.resolved = true }
         let extractor = try FrameExtractor(source: source, threading: generator.threading(for: source, cores: cores), lowres: 0,
                                            pixelLimit: generator.pixelLimit)
         extractor.isCancelled = { [weak self] in self?.isCancelled ?? true }

@@ -1,6 +1,7 @@
 import FFmpegBridge
 import Foundation
 import MediaTime
+import Locking
 
 /// Keyframe thumbnails for a seek bar's hover preview (what mpv users add thumbfast for, and web players' sprite
 /// tracks): a second decoder of its own, on its own thread, so whatever plays is never stopped or sought.
@@ -34,29 +35,30 @@ public final class HoverThumbnails: Sendable {
     /// Bytes of kept pictures above which the least recently used are dropped.
     public let memoryLimit: Int
 
-    private struct Entry {
+    /// A kept picture: its keyframe answers [thumbnail.actualTime, validThrough].
+    private struct Entry: Sendable {
         var thumbnail: Thumbnail
-        /// The keyframe answers [thumbnail.actualTime, validThrough].
         var validThrough: MediaTime
-        var lastUse: Int
     }
     private struct State {
-        var pending: MediaTime? = nil
         var closed = false
-        var started = false
         var newest: Answer? = nil
-        var entries: [Entry] = []
-        var uses = 0
         var serial = 0
         var failure: MediaError? = nil
         var decoded = 0
-        /// Counts requests: an answer decoded for an older one is kept but not shown.
+        /// Counts requests (answered at once or not): an answer decoded for an older one is kept but not shown.
         var requests = 0
-        /// A picture is being decoded.
-        var serving = false
+        /// The decoding thread, started by the first request a kept picture does not answer.
+        var worker: LatestRequestWorker<Request>? = nil
+    }
+    /// A time to decode, and which request asked for it.
+    private struct Request: Sendable {
+        var time: MediaTime
+        var number: Int
     }
     private let state = Locked(State())
-    private let wake = DispatchSemaphore(value: 0)
+    /// The kept pictures, by keyframe time, least recently used dropped first past ``memoryLimit``.
+    private let kept: MemoryCache<MediaTime, Entry>
 
     /// Pictures of `path` fitted to `maximumSize`, at most `memoryLimit` bytes of them kept. Nothing is opened until
     /// the first request.
@@ -64,6 +66,7 @@ public final class HoverThumbnails: Sendable {
         self.path = path
         self.maximumSize = maximumSize
         self.memoryLimit = max(0, memoryLimit)
+        kept = MemoryCache(budget: self.memoryLimit)
     }
 
     deinit { close() }
@@ -72,42 +75,35 @@ public final class HoverThumbnails: Sendable {
     /// (replacing any earlier request not yet started).
     public func request(_ time: MediaTime) {
         guard time.isNumeric else { return }
-        let startThread: Bool = state.withLock { s in
-            guard !s.closed, s.failure == nil else { return false }
+        state.withLock { s in
+            guard !s.closed, s.failure == nil else { return }
             s.requests += 1
-            if let i = HoverThumbnails.covering(time, in: s.entries) {
-                s.uses += 1
-                s.entries[i].lastUse = s.uses
-                if s.newest?.requested != time || s.newest?.thumbnail.actualTime != s.entries[i].thumbnail.actualTime {
+            if let (_, entry) = kept.first(where: { time >= $0 && time <= $1.validThrough }) {
+                if s.newest?.requested != time || s.newest?.thumbnail.actualTime != entry.thumbnail.actualTime {
                     s.serial += 1
-                    var shown = s.entries[i].thumbnail
+                    var shown = entry.thumbnail
                     shown.requestedTime = time
                     s.newest = Answer(requested: time, thumbnail: shown, serial: s.serial)
                 }
-                s.pending = nil
-                return false
+                s.worker?.withdraw()   // (an older request still waiting is answered by this one)
+                return
             }
-            s.pending = time
-            defer { s.started = true }
-            return !s.started
-        }
-        if startThread {
-            // The thread holds the object weakly (between waits): one dropped without close() still ends it.
-            let thread = Thread { [weak self, path, maximumSize] in
-                let worker = Worker(path: path, maximumSize: maximumSize)
-                while let me = self, me.serveOne(worker) {}
+            if s.worker == nil {
+                // The thread holds this object weakly: one dropped without close() still ends it (deinit closes).
+                s.worker = LatestRequestWorker(name: "scrubkit.hover") { [weak self, path, maximumSize] inbox in
+                    let worker = Worker(path: path, maximumSize: maximumSize)
+                    while case .request(let r, _) = inbox.take(), let me = self, me.serve(r, worker) {}
+                }
             }
-            thread.name = "scrubkit.hover"
-            thread.start()
+            s.worker?.submit(Request(time: time, number: s.requests))
         }
-        wake.signal()
     }
 
     /// The latest finished answer (for the newest request once it is ready; until then the one before).
     public var newest: Answer? { state.withLock { $0.newest } }
 
     /// Whether a request is waiting for its picture or one is being decoded.
-    public var isBusy: Bool { state.withLock { $0.pending != nil || $0.serving } }
+    public var isBusy: Bool { state.withLock { $0.failure == nil && !$0.closed ? $0.worker : nil }?.isBusy ?? false }
 
     /// Why no picture can come (the file has no video, cannot be opened): set once the thread found out.
     public var failure: MediaError? { state.withLock { $0.failure } }
@@ -117,16 +113,12 @@ public final class HoverThumbnails: Sendable {
 
     /// Stops the thread (after the picture it is decoding) and drops the kept pictures. Safe to call more than once.
     public func close() {
-        let wasOpen = state.withLock { s in
-            defer { s.closed = true; s.entries.removeAll() }
-            return !s.closed
+        let worker = state.withLock { s -> LatestRequestWorker<Request>? in
+            s.closed = true
+            return s.worker
         }
-        if wasOpen { wake.signal() }
-    }
-
-    /// The kept picture whose stretch covers `time`.
-    private static func covering(_ time: MediaTime, in entries: [Entry]) -> Int? {
-        entries.firstIndex { time >= $0.thumbnail.actualTime && time <= $0.validThrough }
+        worker?.close()
+        kept.removeAll()
     }
 
     // MARK: - The thread
@@ -143,26 +135,22 @@ public final class HoverThumbnails: Sendable {
         }
     }
 
-    /// Waits (half a second at most) for a request and answers it; false when the thread should end.
-    private func serveOne(_ worker: Worker) -> Bool {
-        if wake.wait(timeout: .now() + 0.5) == .timedOut { return state.withLock { !$0.closed } }
-        guard let (time, serial) = state.withLock({ s -> (MediaTime, Int)? in
-            if s.closed { return nil }
-            defer { s.serving = s.pending != nil; s.pending = nil }
-            return (s.pending ?? .invalid, s.requests)
-        }) else { return false }
-        guard time.isNumeric else { return true }   // (answered from the kept pictures meanwhile)
-        defer { state.withLock { $0.serving = false } }
+    /// Decodes the picture `request` asks for; false when the thread should end (the file cannot be opened).
+    private func serve(_ request: Request, _ worker: Worker) -> Bool {
         do {
             if worker.extractor == nil { worker.extractor = try HoverThumbnails.open(path, maximumSize: maximumSize) }
             guard let extractor = worker.extractor else { return false }
-            let found = try extractor.frame(at: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
+            let found = try extractor.frame(at: request.time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
             let thumbnail = try worker.generator.makeThumbnail(found, scaler: worker.scaler, facts: extractor.source.stream)
-            store(thumbnail, requested: time, serial: serial, validThrough: HoverThumbnails.stretch(of: found.time, asked: time, extractor))
+            store(thumbnail, for: request, validThrough: HoverThumbnails.stretch(of: found.time, asked: request.time, extractor))
         } catch {
             let problem = error as? MediaError ?? MediaError(.decodeFailed, path: path, "\(error)")
             // One bad spot (damaged data) fails that request only; a file that cannot be opened fails them all.
-            if worker.extractor == nil { state.withLock { $0.failure = problem; $0.pending = nil }; return false }
+            if worker.extractor == nil {
+                let worker = state.withLock { s in s.failure = problem; return s.worker }
+                worker?.close()
+                return false
+            }
         }
         return true
     }
@@ -191,27 +179,18 @@ public final class HoverThumbnails: Sendable {
         return extractor
     }
 
-    /// Keeps a decoded picture; shows it when no request came after the one it answers (`serial`).
-    private func store(_ thumbnail: Thumbnail, requested: MediaTime, serial: Int, validThrough: MediaTime) {
+    /// Keeps a decoded picture; shows it when no request came after the one it answers.
+    private func store(_ thumbnail: Thumbnail, for request: Request, validThrough: MediaTime) {
+        let key = thumbnail.actualTime
+        let through = MediaTime.maximum(kept.value(for: key)?.validThrough ?? validThrough, validThrough)
+        kept.insert(Entry(thumbnail: thumbnail, validThrough: through), for: key, cost: thumbnail.image.pixels.count)
         state.withLock { s in
             s.decoded += 1
-            s.uses += 1
-            if let i = s.entries.firstIndex(where: { $0.thumbnail.actualTime == thumbnail.actualTime }) {
-                s.entries[i].validThrough = MediaTime.maximum(s.entries[i].validThrough, validThrough)
-                s.entries[i].lastUse = s.uses
-            } else {
-                s.entries.append(Entry(thumbnail: thumbnail, validThrough: validThrough, lastUse: s.uses))
-            }
-            var bytes = s.entries.reduce(0) { $0 + $1.thumbnail.image.pixels.count }
-            while bytes > memoryLimit, s.entries.count > 1, let oldest = s.entries.indices.min(by: { s.entries[$0].lastUse < s.entries[$1].lastUse }) {
-                bytes -= s.entries[oldest].thumbnail.image.pixels.count
-                s.entries.remove(at: oldest)
-            }
-            guard s.requests == serial else { return }
+            guard s.requests == request.number else { return }
             s.serial += 1
             var shown = thumbnail
-            shown.requestedTime = requested
-            s.newest = Answer(requested: requested, thumbnail: shown, serial: s.serial)
+            shown.requestedTime = request.time
+            s.newest = Answer(requested: request.time, thumbnail: shown, serial: s.serial)
         }
     }
 }

@@ -3,6 +3,7 @@ import FFmpegBridge
 import Foundation
 import MediaTime
 import Synchronization
+import Locking
 
 /// Two decoders on two halves of the requested times, each on its own core. Results still arrive in ascending
 /// time order: the second half is held until the first is delivered.
@@ -28,7 +29,7 @@ extension ThumbnailGenerator {
         let results = Locked<[ThumbnailResult]>([])
         let failure = Locked<MediaError?>(nil)
         let cancelled = Atomic<Bool>(false)
-        let done = DispatchSemaphore(value: 0)
+        let done = Locked(false)
     }
 
     /// Serves `first` here with `source` and `second` on a thread of its own with a second open of the file,
@@ -39,7 +40,7 @@ extension ThumbnailGenerator {
         let generator = self
         let facts = source.facts
         let thread = Thread {
-            defer { half.done.signal() }
+            defer { half.done.withLock { $0 = true } }
             do {
                 let other = try VideoSource(reopening: generator.path, facts: facts, pixelLimit: generator.pixelLimit, allowsCoverArt: true)
                 // (The first half's results are at or before its last time: the second half stays after it.)
@@ -59,11 +60,11 @@ extension ThumbnailGenerator {
             try serve(first, source: source, threading: .single, lowres: 0, isCancelled: isCancelled, deliver: deliver)
         } catch {
             half.cancelled.store(true, ordering: .relaxed)
-            half.done.wait()
+            half.done.wait(until: { $0 })
             throw error
         }
         // The second thread asks `isCancelled` itself (it is Sendable): a plain wait, no polling.
-        half.done.wait()
+        half.done.wait(until: { $0 })
         if isCancelled() { throw MediaError(.cancelled, path: path, "cancelled") }
         if half.failure.withLock({ $0 }) != nil {
             // The second open or decoder failed where the first worked: finish here, one decoder.

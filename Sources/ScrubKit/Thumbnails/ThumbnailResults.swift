@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MediaTime
+import Locking
 
 /// Thumbnails as they are made (``ThumbnailGenerator/images(at:)``): an async sequence in ascending time order.
 ///
@@ -63,13 +64,8 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
             var cancelled = false
             /// Free places: the decoder takes one before handing a result over, the consumer gives it back.
             var free: Int
-            /// The decoder is waiting on `placeFreed` for a place.
-            var decoderWaits = false
         }
         private let state: Locked<State>
-        /// Wakes the decoder when a place is freed or the consumer has gone. (Starts at 0: libdispatch traps when a
-        /// semaphore is freed below its initial value, which a count of places would be after a cancellation.)
-        private let placeFreed = DispatchSemaphore(value: 0)
 
         init(capacity: Int) { state = Locked(State(free: capacity)) }
 
@@ -83,13 +79,12 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
                     if s.cancelled { return .gone }
                     if let w = s.waiter { s.waiter = nil; return .handOver(w) }   // taken at once: no place used
                     if s.free > 0 { s.free -= 1; s.buffer.append(result); return .handOver(nil) }
-                    s.decoderWaits = true
                     return .wait
                 }
                 switch step {
                 case .gone: return false
                 case .handOver(let waiter): waiter?.resume(returning: result); return true
-                case .wait: placeFreed.wait()
+                case .wait: state.wait { $0.cancelled || $0.waiter != nil || $0.free > 0 }   // a place freed, or the consumer gone
                 }
             }
         }
@@ -109,14 +104,13 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
 
         /// Consumer side: the consumer has gone (or its task was cancelled): the decoder stops at its next check.
         func cancel() {
-            let (waiter, wake) = state.withLock { s -> (CheckedContinuation<ThumbnailResult?, Error>?, Bool) in
-                guard !s.cancelled else { return (nil, false) }
-                s.cancelled = true
+            let waiter = state.withLock { s -> CheckedContinuation<ThumbnailResult?, Error>? in
+                guard !s.cancelled else { return nil }
+                s.cancelled = true   // (a decoder waiting for a place sees it)
                 s.buffer.removeAll()
-                defer { s.waiter = nil; s.decoderWaits = false }
-                return (s.waiter, s.decoderWaits)
+                defer { s.waiter = nil }
+                return s.waiter
             }
-            if wake { placeFreed.signal() }   // a decoder waiting for a place sees the cancellation
             waiter?.resume(returning: nil)
         }
 
@@ -124,11 +118,9 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
         func receive() async throws -> ThumbnailResult? {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<ThumbnailResult?, Error>) in
                 enum Outcome { case result(ThumbnailResult), end, failure(Error), wait }
-                var wake = false
                 let outcome = state.withLock { s -> Outcome in
                     if !s.buffer.isEmpty {
-                        s.free += 1
-                        if s.decoderWaits { s.decoderWaits = false; wake = true }
+                        s.free += 1   // (a decoder waiting for a place sees it)
                         return .result(s.buffer.removeFirst())
                     }
                     if s.cancelled { return .end }
@@ -140,9 +132,7 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
                     return .wait
                 }
                 switch outcome {
-                case .result(let r):
-                    if wake { placeFreed.signal() }
-                    c.resume(returning: r)
+                case .result(let r): c.resume(returning: r)
                 case .end: c.resume(returning: nil)
                 case .failure(let e): c.resume(throwing: e)
                 case .wait: break
