@@ -12,7 +12,7 @@ extension FrameExtractor {
     func endsWithLastFrame(before time: MediaTime) -> Bool {
         if lastFrameCovers(time) { return true }
         if lostFramesAfterLast { return false }
-        if let indexed = source.demuxer.indexedPacket(streamIndex: source.stream.index, atOrBefore: time),
+        if let indexed = reader.source.indexedPacket(streamIndex: source.stream.index, atOrBefore: time),
            let held = last.time, indexed > held + nominalFrameDuration.multiplied(byRatio: 1, divisor: 2) {
             return false
         }
@@ -54,7 +54,7 @@ extension FrameExtractor {
     func drainBound() -> Int64? {
         guard source.facts.container.hasPrefix("mov,"), upcoming.isValid else { return nil }
         if upcoming.isPositiveInfinity { return .max }
-        guard let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: upcoming) else { return nil }
+        guard let keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: upcoming) else { return nil }
         return keyframe.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity)
     }
 
@@ -63,7 +63,7 @@ extension FrameExtractor {
         if let held = last.time, time < held { return true }
         if case .ended = state { return last.time.map { time < $0 } ?? true }
         let position = peek.time ?? last.time ?? source.start
-        if let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) {
+        if let keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) {
             return keyframe > position
         }
         return time - position > FrameExtractor.forwardDecodeLimit

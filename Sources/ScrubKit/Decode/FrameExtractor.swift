@@ -12,7 +12,9 @@ import MediaTime
 /// decoded continues forward without re-seeking, so each GOP is decoded at most once. Not thread-safe.
 final class FrameExtractor {
     let source: VideoSource
-    let reader: FrameReader
+    /// The stream's decoding: decoder, reader, positioning.
+    let decoding: StreamDecoder
+    var reader: FrameReader { decoding.reader }
     /// Two frame slots: `last` holds the latest decoded frame at or before the current target; `peek` a decoded
     /// frame beyond it, kept for the next target. A slot's time is nil while it holds nothing.
     private(set) var last: Slot
@@ -76,16 +78,12 @@ final class FrameExtractor {
     /// Distance beyond which, without a container index, jumping ahead is cheaper as a seek than decoding forward.
     static let forwardDecodeLimit = MediaTime(value: 3, timescale: 1)
 
-    init(source: VideoSource, threading: DecoderThreading, lowres: Int, pixelLimit: Int) throws {
+    /// An extractor of `source`'s video stream, reading its packets from `packets` (nil: the source's own demuxer; the
+    /// player: its reader's queue for the stream).
+    init(source: VideoSource, threading: DecoderThreading, lowres: Int, pixelLimit: Int, packets: PacketSource? = nil) throws {
         self.source = source
-        let decoder: Decoder
-        do {
-            decoder = try Decoder(demuxer: source.demuxer, streamIndex: source.stream.index, threading: threading,
-                                  lowres: lowres, maxPixels: pixelLimit)
-        } catch {
-            throw MediaError(.unsupported, path: source.path, "cannot open the \(source.stream.codecName) decoder: \(error)")
-        }
-        reader = try FrameReader(demuxer: source.demuxer, decoder: decoder)
+        decoding = try StreamDecoder(packets ?? source.demuxer, stream: source.stream, path: source.path, threading: threading,
+                                     lowres: lowres, pixelLimit: pixelLimit)
         last = Slot(frame: try Frame())
         peek = Slot(frame: try Frame())
     }
@@ -147,7 +145,7 @@ final class FrameExtractor {
             // picture: while the decoder can continue forward without a seek, the exact frame costs less than a
             // keyframe seek and is always inside the window. Requests going backwards (a player) are not affected.
             let forward = lastReturned.isNumeric && time >= lastReturned
-            let keyframe = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
+            let keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
             // (Index times are the container's: decode times for MP4, a little before the presentation time.)
             let repeatsKeyframe = forward && keyframe != nil && keyframe! <= lastReturned
             let continuesForward = forward && state.isPositioned && !mustSeek(for: time)
@@ -169,7 +167,7 @@ final class FrameExtractor {
     private func keyframeStillAnswers(_ time: MediaTime) -> Bool {
         if lastKeyframeValidThrough.isValid && time <= lastKeyframeValidThrough { return true }
         guard source.facts.container.hasPrefix("mov,"),
-              let entry = source.demuxer.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) else { return false }
+              let entry = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) else { return false }
         return entry <= lastKeyframeReturned
     }
 
@@ -315,22 +313,10 @@ final class FrameExtractor {
 
     private func seek(to time: MediaTime) throws {
         seeks += 1
-        var fromStart = time <= source.start
-        do {
-            if fromStart {
-                // At or before the start: rewind (by byte for MPEG-TS/PS, whose timestamp search can land on a later
-                // keyframe), so the first frame decoded is the video's first.
-                source.demuxer.rewind(streamIndex: source.stream.index)
-                reader.reset()
-            } else {
-                try reader.seek(to: time)
-            }
-        } catch {
-            // Before the first keyframe, or a format that cannot seek by time: start over from the beginning.
-            source.demuxer.rewind(streamIndex: source.stream.index)
-            reader.reset()
-            fromStart = true
-        }
+        // At or before the start, before the first keyframe, or a format that cannot seek by time: from the beginning
+        // (rewound by byte for MPEG-TS/PS, whose timestamp search can land on a later keyframe), so the first frame
+        // decoded is the video's first.
+        let fromStart = decoding.position(at: time, start: source.start)
         last.time = nil
         peek.time = nil
         state = .decoding(fromStart: fromStart)

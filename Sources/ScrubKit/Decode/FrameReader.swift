@@ -2,9 +2,9 @@ import FFmpegBridge
 import MediaTime
 
 /// Feeds one stream's packets to its decoder and hands out frames in presentation order.
-/// Owns the demuxer/decoder pair for its lifetime; confine to one task.
+/// Owns the decoder and reads its packet source for its lifetime; confine to one task.
 final class FrameReader {
-    let demuxer: Demuxer
+    let source: PacketSource
     let decoder: Decoder
     private let frame: Frame
     private let packet: Packet
@@ -37,12 +37,12 @@ final class FrameReader {
     /// The decoder was drained that way since the last reset.
     private(set) var drainedEarly = false
 
-    init(demuxer: Demuxer, decoder: Decoder) throws {
-        self.demuxer = demuxer
+    init(source: PacketSource, decoder: Decoder) throws {
+        self.source = source
         self.decoder = decoder
         frame = try Frame()
         packet = try Packet()
-        demuxer.discardAllStreams(except: decoder.streamIndex)
+        source.discardAllStreams(except: decoder.streamIndex)
     }
 
     /// The next decoded frame (reused object: valid until the next call), or nil at the end of the stream or
@@ -58,7 +58,7 @@ final class FrameReader {
             if draining { return nil }
             if read >= maxPackets { return nil }
             let got: Bool
-            do { got = try demuxer.read(into: packet) } catch { got = false }
+            do { got = try source.read(into: packet) } catch { got = false }
             if !got {
                 draining = true
                 try decoder.send(nil)
@@ -123,7 +123,7 @@ final class FrameReader {
         var validThrough = target
         while read < maxPackets {
             let got: Bool
-            do { got = try demuxer.read(into: packet) } catch { got = false }
+            do { got = try source.read(into: packet) } catch { got = false }
             if !got { validThrough = .max; break }
             guard packet.streamIndex == decoder.streamIndex else { continue }
             read += 1
@@ -163,8 +163,8 @@ final class FrameReader {
     /// Seeks to the keyframe at or before `time` (stream time base) and forgets decoder state.
     func seek(to time: MediaTime) throws {
         let ts = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity) ?? 0
-        if demuxer.seeksKeyframesByScanning, try seekToKeyframeByScanning(ts) { reset(); return }
-        try demuxer.seek(streamIndex: decoder.streamIndex, timestamp: ts)
+        if source.seeksKeyframesByScanning, try seekToKeyframeByScanning(ts) { reset(); return }
+        try source.seek(streamIndex: decoder.streamIndex, timestamp: ts)
         reset()
     }
 
@@ -183,10 +183,10 @@ final class FrameReader {
         var back = max(second * 5 / 2, keyframeDistance * 5 / 4)
         while back <= 32 * second {
             let from = ts - back
-            do { try demuxer.seek(streamIndex: decoder.streamIndex, timestamp: from) } catch { return false }
-            if let k = try demuxer.lastKeyframe(streamIndex: decoder.streamIndex, atOrBefore: ts, maxPackets: 100_000) {
+            do { try source.seek(streamIndex: decoder.streamIndex, timestamp: from) } catch { return false }
+            if let k = try source.lastKeyframe(streamIndex: decoder.streamIndex, atOrBefore: ts, maxPackets: 100_000) {
                 keyframeDistance = max(keyframeDistance, ts - k.timestamp)
-                do { try demuxer.seek(bytePosition: k.position) } catch { return false }
+                do { try source.seek(bytePosition: k.position) } catch { return false }
                 return true
             }
             back *= 2

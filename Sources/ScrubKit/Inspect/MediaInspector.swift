@@ -149,16 +149,22 @@ public struct MediaInspector: Sendable {
 
     private func firstFrame(_ demuxer: Demuxer, _ v: StreamFacts, path: String, lowres: Int) -> (MediaError?, Orientation?) {
         do {
-            let decoder = try Decoder(demuxer: demuxer, streamIndex: v.index, threading: .single, lowres: lowres, maxPixels: pixelLimit)
-            let reader = try FrameReader(demuxer: demuxer, decoder: decoder)
-            guard let frame = try reader.nextFrame(maxPackets: 600) else {
+            let decoding = try StreamDecoder(demuxer, stream: v, path: path, threading: .single, lowres: lowres, pixelLimit: pixelLimit,
+                                             describe: { MediaInspector.decodingError($0, v, path: path) })
+            guard let frame = try decoding.nextFrame(maxPackets: 600) else {
                 return (MediaError(.decodeFailed, path: path, "no video frame could be decoded (\(MediaError.formatName(v.codecName)) stream is empty, truncated or damaged)"), nil)
             }
             return (nil, frame.displayOrientation)
-        } catch let e as FFmpegError {
-            return (MediaError.decoding(path, codec: v.codecName, e), nil)
+        } catch let e as MediaError {
+            return (e, nil)
         } catch {
-            return (MediaError(.decodeFailed, path: path, "\(error)"), nil)
+            return (MediaInspector.decodingError(error, v, path: path), nil)
         }
+    }
+
+    /// What a failure to decode `v`'s first frame says.
+    private static func decodingError(_ error: Error, _ v: StreamFacts, path: String) -> MediaError {
+        if let e = error as? FFmpegError { return MediaError.decoding(path, codec: v.codecName, e) }
+        return MediaError(.decodeFailed, path: path, "\(error)")
     }
 }

@@ -43,6 +43,26 @@ struct MediaFacts: Sendable {
     /// The audio streams, in file order.
     var audioStreams: [StreamFacts] { streams.filter { $0.kind == .audio } }
 
+    /// The audio stream sound is played and measured from — the `number`th in file order (counted from 1, mpv's
+    /// `--aid`), else the first this build can decode (else the first) — or why there is none, in a few words. The one
+    /// choice: the player's sound and its loudness strip follow it.
+    func audioStream(number: Int?) -> (stream: StreamFacts?, problem: String?) {
+        let audio = audioStreams
+        let chosen: StreamFacts?
+        if let n = number {
+            chosen = n >= 1 && n <= audio.count ? audio[n - 1] : nil
+            if chosen == nil { return (nil, audio.isEmpty ? "no audio stream" : "no audio stream \(n) (the file has \(audio.count))") }
+        } else {
+            chosen = audio.first { $0.hasDecoder } ?? audio.first
+        }
+        guard let stream = chosen else { return (nil, "no audio stream") }
+        guard stream.hasDecoder else { return (nil, "cannot decode the \(stream.codecName) sound") }
+        return (stream, nil)
+    }
+
+    /// Which audio stream `stream` is, counted from 1 (0: not one of them).
+    func audioStreamNumber(of stream: StreamFacts) -> Int { (audioStreams.firstIndex { $0.index == stream.index } ?? -1) + 1 }
+
     /// What the file is, for routing.
     var kind: Kind {
         if isStill && video != nil { return .still }

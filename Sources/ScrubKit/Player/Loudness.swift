@@ -21,15 +21,16 @@ public struct LoudnessBucket: Sendable, Equatable {
 /// Loudness over a whole file, from its sound alone (no picture is decoded), in the background: for the player's
 /// loudness strip and for library users who want to see where the sound is.
 public enum Loudness {
-    /// The loudness of `count` equal stretches of `path`'s first decodable audio stream, in time order, as they are
-    /// computed (a few seconds per hour of sound). Memory is bounded: one stretch at a time. Finishes at once for a file
-    /// without sound or of unknown length; stops when the consumer stops listening.
-    public static func buckets(of path: String, count: Int) -> AsyncStream<LoudnessBucket> {
+    /// The loudness of `count` equal stretches of `path`'s audio stream number `streamNumber` (counted from 1, as the
+    /// player's; nil: the first decodable), in time order, as they are computed (a few seconds per hour of sound).
+    /// Memory is bounded: one stretch at a time. Finishes at once for a file without sound or of unknown length; stops
+    /// when the consumer stops listening.
+    public static func buckets(of path: String, count: Int, streamNumber: Int? = nil) -> AsyncStream<LoudnessBucket> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let stop = Locked(false)
             continuation.onTermination = { _ in stop.withLock { $0 = true } }
             let thread = Thread {
-                scan(path, count: max(1, count), stopped: { stop.withLock { $0 } }) { continuation.yield($0) }
+                scan(path, count: max(1, count), streamNumber: streamNumber, stopped: { stop.withLock { $0 } }) { continuation.yield($0) }
                 continuation.finish()
             }
             thread.name = "scrubkit.loudness"
@@ -38,13 +39,12 @@ public enum Loudness {
     }
 
     /// Decodes the sound once (down-mixed to mono) and hands out each bucket as soon as the sound passes its end.
-    static func scan(_ path: String, count: Int, stopped: @Sendable () -> Bool, yield: (LoudnessBucket) -> Void) {
+    static func scan(_ path: String, count: Int, streamNumber: Int? = nil, stopped: @Sendable () -> Bool, yield: (LoudnessBucket) -> Void) {
         guard let opened = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)) else { return }
         let facts = opened.facts
-        guard let stream = facts.audioStreams.first(where: { $0.hasDecoder }), facts.durationKind == .known,
+        guard let stream = facts.audioStream(number: streamNumber).stream, facts.durationKind == .known,
               facts.duration > .zero else { return }
-        guard let decoder = try? Decoder(demuxer: opened.demuxer, streamIndex: stream.index, threading: .single),
-              let reader = try? FrameReader(demuxer: opened.demuxer, decoder: decoder) else { return }
+        guard let decoding = try? StreamDecoder(opened.demuxer, stream: stream, path: path, threading: .single) else { return }
         // At the stream's own rate: resampling would smear a loud onset into the quiet before it (filter ringing).
         let rate = stream.sampleRate > 0 ? stream.sampleRate : 48_000
         let converter = AudioConverter(rate: rate, channels: 1)
@@ -59,12 +59,10 @@ public enum Loudness {
         }
         while !stopped() {
             do {
-                guard let frame = try reader.nextFrame() else { break }
-                let t = decoder.time(of: frame)
-                let held = converter.delay   // (what comes out first is that much older than this frame)
-                let pcm = try converter.convert(frame)
+                guard let frame = try decoding.nextFrame() else { break }
+                let (pcm, t) = try decoding.samples(of: frame, converter: converter)
                 guard t.isNumeric else { continue }
-                var position = (t - start).seconds - held
+                var position = (t - start).seconds
                 for s in pcm {
                     while position >= Double(current + 1) * length, current < count - 1 { emit() }
                     let a = abs(Int(s))

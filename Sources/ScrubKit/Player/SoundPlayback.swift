@@ -50,20 +50,12 @@ final class SoundPlayback: Sendable {
 
     /// Starts the sound thread on the file the front door opened (a second demuxer; the facts are not gathered again).
     func start(facts: MediaFacts) {
-        let audio = facts.audioStreams
-        let chosen: StreamFacts?
-        if let n = options.streamNumber {
-            chosen = n >= 1 && n <= audio.count ? audio[n - 1] : nil
-            if chosen == nil { fail(audio.isEmpty ? "no audio stream" : "no audio stream \(n) (the file has \(audio.count))"); return }
-        } else {
-            chosen = audio.first { $0.hasDecoder } ?? audio.first
-        }
-        guard let stream = chosen else { fail("no audio stream"); return }
+        let (chosen, problem) = facts.audioStream(number: options.streamNumber)
         state.withLock { s in
-            s.streamCount = audio.count
-            s.streamNumber = (audio.firstIndex { $0.index == stream.index } ?? 0) + 1
+            s.streamCount = facts.audioStreams.count
+            if let chosen { s.streamNumber = facts.audioStreamNumber(of: chosen) }
         }
-        guard stream.hasDecoder else { fail("cannot decode the \(stream.codecName) sound"); return }
+        guard let stream = chosen else { fail(problem ?? "no audio stream"); return }
         let thread = Thread { [self] in run(stream: stream, facts: facts) }
         thread.name = "scrubkit.sound"
         thread.start()
@@ -151,7 +143,7 @@ final class SoundPlayback: Sendable {
         let rate = stream.sampleRate > 0 ? stream.sampleRate : 48_000
         let channels = stream.channels == 1 ? 1 : 2
         var output: SoundOutput? = nil
-        var reader: FrameReader? = nil
+        var decoding: StreamDecoder? = nil
         var converter = AudioConverter(rate: rate, channels: channels)
         var serial = -1
         var playing = false
@@ -183,9 +175,9 @@ final class SoundPlayback: Sendable {
                         output = opened
                         state.withLock { $0.hasOutput = true }
                     }
-                    if reader == nil {
+                    if decoding == nil {
                         let d = try MediaOpener.demux(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit))
-                        reader = try FrameReader(demuxer: d, decoder: try Decoder(demuxer: d, streamIndex: stream.index, threading: .single))
+                        decoding = try StreamDecoder(d, stream: stream, path: path, threading: .single)
                     }
                 } catch {
                     fail("\(error)")
@@ -208,19 +200,11 @@ final class SoundPlayback: Sendable {
                 }
                 if tempo != 1 && stretcher == nil { outRate = Int((Double(rate) / tempo).rounded()) }   // varispeed
                 if converter.rate != outRate { converter = AudioConverter(rate: outRate, channels: channels) }
-                let tb = stream.timeBase
                 // Half a second before: the packet at or before the time, whatever the container's seek precision.
-                let seekTo = from - MediaTime(value: 1, timescale: 2)
-                let d = reader!.demuxer
-                if seekTo <= facts.start {
-                    d.rewind(streamIndex: stream.index)
-                } else if let ts = seekTo.pts(timeBase: tb, method: .roundTowardNegativeInfinity) {
-                    if (try? d.seek(streamIndex: stream.index, timestamp: ts)) == nil { d.rewind(streamIndex: stream.index) }
-                }
-                reader!.reset()
+                decoding!.position(at: from - MediaTime(value: 1, timescale: 2), start: facts.start)
                 converter.reset()
             }
-            guard let reader, let out = output else { continue }
+            guard let decoding, let out = output else { continue }
             // One packet's worth of sound (a packet at a time, so a new start is noticed at once). A read error
             // mid-file (truncation) ends the sound there, as the end of the file would.
             var samples: [Int16] = []
@@ -228,8 +212,8 @@ final class SoundPlayback: Sendable {
             do {
                 var frame: Frame? = nil
                 while frame == nil {
-                    frame = try reader.nextFrame(maxPackets: 1)
-                    if reader.isFinished {
+                    frame = try decoding.nextFrame(maxPackets: 1)
+                    if decoding.reader.isFinished {
                         // The end of the sound: let what was written play out, then wait for a new start.
                         state.withLock { s in if s.serial == serial { s.target = nil } }
                         playing = false
@@ -238,8 +222,7 @@ final class SoundPlayback: Sendable {
                     if state.withLock({ $0.serial != serial || $0.closed }) { break }
                 }
                 if let frame {
-                    startTime = reader.decoder.time(of: frame)
-                    samples = try converter.convert(frame)
+                    (samples, startTime) = try decoding.samples(of: frame, converter: converter)
                 } else if !playing, let s = stretcher {
                     // (The end: what the stretcher holds back comes out.)
                     samples = try s.process([])

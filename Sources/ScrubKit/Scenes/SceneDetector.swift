@@ -95,13 +95,10 @@ public struct SceneDetector: Sendable {
         let facts = opened.facts
         guard let video = facts.video, !facts.isStill else { throw MediaError(.noVideo, path: path, "no video to find scenes in") }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let decoder: Decoder
-        do {
-            decoder = try Decoder(demuxer: opened.demuxer, streamIndex: video.index, threading: .frame(max(1, cores)))
-        } catch { throw MediaError(.unsupported, path: path, "cannot decode the video: \(error)") }
-        decoder.skipsLoopFilter = true   // (invisible at 64×36)
-        let reader: FrameReader
-        do { reader = try FrameReader(demuxer: opened.demuxer, decoder: decoder) } catch { throw MediaError(.decodeFailed, path: path, "\(error)") }
+        let decoding = try StreamDecoder(opened.demuxer, stream: video, path: path, threading: .frame(max(1, cores)),
+                                         skipsLoopFilter: true,   // (invisible at 64×36)
+                                         describe: { e in e as? MediaError ?? MediaError(.unsupported, path: path, "cannot decode the video: \(e)") })
+        let reader = decoding.reader, decoder = decoding.decoder
         let scaler = Scaler()
         func picture(_ frame: Frame) -> [UInt8]? { (try? scaler.rgb(from: frame, width: 64, height: 36)).map { RGBImage($0).pixels } }
         var scorer = CutScorer(threshold: threshold, minimumSceneLength: minimumSceneLength, start: facts.start)
