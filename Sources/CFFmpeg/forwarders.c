@@ -149,6 +149,10 @@ void av_packet_move_ref(AVPacket *a0, AVPacket *a1) {
     SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_move_ref)(a0, a1);
 }
 
+int av_packet_ref(AVPacket *a0, const AVPacket *a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_ref)(a0, a1);
+}
+
 void av_packet_rescale_ts(AVPacket *a0, AVRational a1, AVRational a2) {
     SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_rescale_ts)(a0, a1, a2);
 }
@@ -379,6 +383,10 @@ int avio_read_partial(AVIOContext *a0, unsigned char *a1, int a2) {
 
 int64_t avio_size(AVIOContext *a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_size)(a0);
+}
+
+const char *avutil_license(void) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, avutil_license)();
 }
 
 unsigned int avutil_version(void) {

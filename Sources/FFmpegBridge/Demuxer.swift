@@ -240,9 +240,12 @@ public final class Demuxer {
         try check(av_seek_frame(context, Int32(streamIndex), timestamp, AVSEEK_FLAG_BACKWARD), "seek")
     }
 
-    /// Lets only `keep` streams' packets through the demuxer (others are discarded before reading their data).
-    public func discardAllStreams(except keep: Int) {
-        for i in 0..<Int(context.pointee.nb_streams) where i != keep {
+    /// Lets only stream `keep`'s packets through the demuxer (others are discarded before reading their data).
+    public func discardAllStreams(except keep: Int) { discardAllStreams(except: [keep]) }
+
+    /// Lets only the `keep` streams' packets through the demuxer.
+    public func discardAllStreams(except keep: Set<Int>) {
+        for i in 0..<Int(context.pointee.nb_streams) where !keep.contains(i) {
             context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
         }
     }

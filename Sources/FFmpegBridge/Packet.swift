@@ -31,6 +31,13 @@ public final class Packet {
     /// Releases the payload (the packet can be read into again).
     public func unref() { av_packet_unref(pointer) }
 
+    /// Refers to `other`'s data (its buffer is shared, counted by FFmpeg; no copy) with its fields; `other` keeps them.
+    public func reference(_ other: Packet) throws {
+        av_packet_unref(pointer)
+        let r = av_packet_ref(pointer, other.pointer)
+        if r < 0 { throw FFmpegError(r, "reference packet") }
+    }
+
     /// Takes `other`'s data and fields, leaving `other` empty (no copy).
     public func take(from other: Packet) {
         av_packet_unref(pointer)

@@ -21,23 +21,23 @@ public struct HoverPreviewBox: Sendable, Equatable {
     /// See ``pixelWidth``.
     public var pixelHeight: Int
 
-    /// The box for a pointer at `pointerColumn` in `layout`, drawn by `kind` with cells of `cellPixels`, for a video of
-    /// display `aspect` (nil: no picture, label only).
-    public init(layout: PlayerLayout, kind: GraphicsKind, cellPixels: (w: Int, h: Int), aspect: Double?, pointerColumn: Int) {
+    /// The box for a pointer at `pointerColumn` in `layout`, drawn by `renderer` (nil, or one that draws no pictures:
+    /// label only) with cells of `cellPixels`, for a video of display `aspect` (nil: no picture, label only).
+    public init(layout: PlayerLayout, renderer: FrameRenderer?, cellPixels: (w: Int, h: Int), aspect: Double?, pointerColumn: Int) {
         let bottom = (layout.hasLoudnessStrip ? layout.loudnessRow : layout.barRow) - 1   // last row the box may use
         // About a quarter of the width (16–48 cells): big enough to recognise a scene in half blocks.
         var cells = min(48, max(16, layout.columns / 4))
         var pixels = (0, 0), rows = 0
-        if let aspect, aspect > 0, aspect.isFinite, kind != .none {
-            let blocks = kind == .blocks || kind == .blocks256
-            let (cw, ch) = blocks ? (1, 2) : (max(1, cellPixels.w), max(1, cellPixels.h))
+        if let aspect, aspect > 0, aspect.isFinite, let renderer, renderer.drawsPictures {
+            let cell = renderer.cellGeometry(cellPixels)
+            let (cw, ch) = (cell.width, cell.height)
             let maxRows = bottom - 1   // leave the label row and keep off the top row
             var w = cells * cw, h = Int((Double(w) / aspect).rounded())
             if (h + ch - 1) / ch > maxRows {   // a tall video in a short terminal: fit the height
                 h = max(0, maxRows) * ch
                 w = Int((Double(h) * aspect).rounded())
             }
-            if blocks { h -= h & 1 }   // whole cells of two pixel rows
+            if cell.wholeCells { h -= h % ch }   // (half blocks: whole cells of two pixel rows)
             if w >= 4 && h >= 2 && maxRows >= 2 {
                 pixels = (w, h)
                 rows = (h + ch - 1) / ch

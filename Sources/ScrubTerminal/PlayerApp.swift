@@ -36,14 +36,10 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     var layout = PlayerLayout(columns: 80, rows: 24)
     private var cellPixels = (w: 8, h: 16)
     private var lastStatus = ""
-    private var lastKeyAt = 0.0
-    private var settlePending = false
     private var dragging = false
     private var rates: [Double] = [0.25, 0.5, 1, 1.5, 2, 4]
     /// What the status line says about graphics ("sixel", "blocks256 (tmux/screen: …)").
     private var graphicsLabel = ""
-    /// The furthest time seen, for media whose duration is not known (raw streams, live): the bar spans up to it.
-    private var knownEnd = MediaTime.invalid
     /// Frame pacing: when the last picture was written and how long the write took. A terminal slower than the
     /// video gets fewer pictures (dropped here), never a backlog that delays keys.
     private var lastPictureAt = 0.0
@@ -59,6 +55,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// measured, played columns).
     var tallDrawn: (measured: Int, played: Int)? = nil
     var loudnessScan: Task<Void, Never>? = nil
+    /// Whether the strip is shown (media with sound of a known length).
+    var showsLoudness = false
     /// Buckets over the whole timeline (columns take the loudest of theirs).
     static let loudnessBuckets = 1000
     /// Hover previews: pictures from a second decoder (nil without video or graphics), where the pointer is over the
@@ -73,7 +71,9 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         self.path = path
         self.options = options
         self.exact = options.exactSeeks
-        self.player = Player(path: path, sound: options.sound)
+        var sound = options.sound
+        sound?.meter = PlayerApp.loudnessMeter(for: path, strip: loudness)
+        self.player = Player(path: path, sound: sound)
         if !options.keepsPitch { player.audioTimePitchAlgorithm = .varispeed }
     }
 
@@ -96,7 +96,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         if let forced = options.graphics, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
         try terminal.enter(mouse: true) { sig in KittyRenderer.removeAllLeftovers(); exit(sig == SIGINT ? 130 : 143) }
         defer {
-            terminal.write(renderer.clear()); terminal.restore(); (renderer as? KittyRenderer)?.removeLeftovers()
+            terminal.write(renderer.clear()); terminal.restore(); renderer.removeLeftovers()
             if terminal.input > 0 { close(terminal.input) }   // the /dev/tty opened for keys
         }
         // The terminal is asked only with the keyboard ours (in the background its answers would reach the shell).
@@ -117,7 +117,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         if case .failed(let e) = status { throw TerminalError("\(e)") }
         let info = player.mediaInfo
         renderer = (info?.hasVideo ?? false) ? choice.renderer : NoGraphicsRenderer()
-        if info?.hasAudio == true, info?.duration.isNumeric == true { startLoudnessScan() }
+        if info?.hasAudio == true, info?.duration.isNumeric == true { startLoudness(streamNumber: options.sound?.streamNumber) }
         defer { loudnessScan?.cancel(); hover?.close() }
         composer = PlayerFrameComposer(renderer: renderer, color: TerminalOutput.colorAllowed(1))
         player.actionAtItemEnd = options.loop ? .loop : .pause
@@ -131,7 +131,6 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         while !quit.load(ordering: .relaxed) {
             handleResize(info)
             for e in events.withLock({ let x = $0; $0.removeAll(); return x }) { handle(e, info) }
-            settleIfIdle()
             draw(info)
             usleep(16_000)
         }
@@ -172,7 +171,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     private func handleResize(_ info: PlayerMediaInfo?) {
         guard resized.exchange(false, ordering: .relaxed) else { return }
         if let s = TerminalOutput.size(1) {
-            layout = PlayerLayout(columns: s.columns, rows: s.rows, hasLoudnessStrip: loudnessScan != nil)
+            layout = PlayerLayout(columns: s.columns, rows: s.rows, hasLoudnessStrip: showsLoudness)
             if s.pixelWidth > 0 && s.pixelHeight > 0 { cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows)) }
         }
         terminal.write(renderer.clear() + "\u{1B}[0m\u{1B}[2J")
@@ -183,7 +182,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspect)
         player.setVideoOutputSize(width: g.width, height: g.height)
         hoverPreview.screenCleared()
-        if info?.hasVideo == true, renderer.kind != .none {
+        if info?.hasVideo == true, renderer.drawsPictures {
             let box = hoverBox(pointerColumn: 0, pictures: true, info)
             let size = MaximumSize.box(width: box.pixelWidth, height: box.pixelHeight)
             if box.pixelWidth == 0 { hover?.close(); hover = nil }
@@ -212,30 +211,32 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             terminal.suspend()
             resized.store(true, ordering: .relaxed)
             if playing { player.play() }
-        case .left: jump(by: -5)
-        case .right: jump(by: 5)
-        case .down: jump(by: -60)
-        case .up: jump(by: 60)
-        case .character(","): settlePending = false; player.step(byFrames: -1)
-        case .character("."): settlePending = false; player.step(byFrames: 1)
-        case .home: scrub(toFraction: 0, absolute: true)
-        case .end: scrub(toFraction: 1, absolute: true)
+        // Keys jump loosely and the player makes the place exact once they rest (Player+Scrubbing.swift).
+        case .left: player.jump(by: -5, exact: exact)
+        case .right: player.jump(by: 5, exact: exact)
+        case .down: player.jump(by: -60, exact: exact)
+        case .up: player.jump(by: 60, exact: exact)
+        case .character(","): player.cancelSettle(); player.step(byFrames: -1)
+        case .character("."): player.cancelSettle(); player.step(byFrames: 1)
+        case .home: player.jump(toFraction: 0)
+        case .end: player.jump(toFraction: 1)
         case .character("["): setRate(index: rateIndex - 1)
         case .character("]"): setRate(index: rateIndex + 1)
         case .character("e"), .character("E"): exact.toggle(); lastStatus = ""
         case .pageUp, .pageDown:
             let chapters = info?.chapters ?? []
             if let t = chapters.jumpTarget(from: player.currentTime, forward: e == .pageDown) {
-                settlePending = false
+                player.cancelSettle()
                 player.seek(to: t, toleranceBefore: .zero, toleranceAfter: .zero)
             }
         case .character("m"), .character("M"): player.isMuted.toggle()
         case .character("a"), .character("A"): player.playsScrubSound.toggle(); lastStatus = ""
-        case .character("#"): player.selectNextAudioStream()
+        case .character("#"):
+            if let n = player.selectNextAudioStream(), showsLoudness { startLoudness(streamNumber: n) }
         case .character("/"): player.volume = ((player.volume - 0.1) * 10).rounded() / 10
         case .character("*"): player.volume = ((player.volume + 0.1) * 10).rounded() / 10
         case .character(let c) where c.isWholeNumber:
-            scrub(toFraction: Double(c.wholeNumberValue ?? 0) / 10, absolute: true)
+            player.jump(toFraction: Double(c.wholeNumberValue ?? 0) / 10)
         case .mouse(let button, let column, let row, let pressed):
             let onBar = row == layout.barRow && layout.bar.contains(column: column)
             if button & 32 != 0 && button & 3 == 3 {   // the pointer moved, no button held (any-event tracking)
@@ -244,13 +245,13 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             }
             if pressed { hoverMoved(to: nil) }   // a click or drag shows the main picture itself
             if pressed && (button == 0 && onBar || button == 32 && dragging) {
-                settlePending = false   // the mouse takes over from a key jump still settling
+                player.cancelSettle()   // the mouse takes over from a key jump still settling
                 dragging = true
                 if player.duration.isNumeric { player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: true) }
             } else if !pressed && dragging {
                 dragging = false
                 if player.duration.isNumeric { player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: false) }
-                else { scrub(toFraction: layout.bar.fraction(forColumn: column), absolute: true) }
+                else { player.jump(toFraction: layout.bar.fraction(forColumn: column)) }
             }
         default: break
         }
@@ -258,7 +259,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
 
     /// The pointer is over the bar at `column` (nil: it left): ask for that time's picture, without touching playback.
     private func hoverMoved(to column: Int?) {
-        let span = barSpan()
+        let span = player.seekableSpan
         guard let column, span.isNumeric, span > .zero else { hoverPreview.pointer = nil; return }
         let time = MediaTime.time(atFraction: layout.bar.fraction(forColumn: column), of: MediaTimeRange(start: player.startTime, duration: span))
         guard hoverPreview.pointer?.time != time || hoverPreview.pointer?.column != column else { return }
@@ -270,51 +271,6 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         rateIndex = min(max(index, 0), rates.count - 1)
         if player.rate > 0 { player.rate = rates[rateIndex] } else { player.rate = rates[rateIndex]; player.pause() }
         lastStatus = ""
-    }
-
-    /// Keyboard scrubbing: loose (keyframe) seeks coalesced while keys repeat; when the keys stop, the position is
-    /// made exact if exact seeks are on, and always after a jump to an absolute place (0–9, Home, End: "50 %" means
-    /// 50 %, not the keyframe before it — like mpv's precise absolute seeks and the end of a mouse drag).
-    private func jump(by seconds: Double) {
-        let d = player.duration, start = player.startTime
-        let target = player.currentTime + MediaTime(seconds: seconds, preferredTimescale: 1000)
-        guard d.isNumeric, d > .zero else {
-            // Unknown length (raw streams, live): seek by time, from the start on; keyframe seeks while keys repeat,
-            // exact when they stop if exact seeks are on.
-            let t = MediaTime.maximum(target, start)
-            player.seek(to: t, toleranceBefore: exact ? .zero : .positiveInfinity, toleranceAfter: exact ? .zero : .positiveInfinity)
-            return
-        }
-        scrub(toFraction: (target - start).fraction(of: d), absolute: false)
-    }
-
-    /// The bar's extent: the duration, or for unknown-length media what has been seen so far.
-    private func barSpan() -> MediaTime {
-        let d = player.duration
-        if d.isNumeric { return d }
-        return knownEnd.isNumeric ? knownEnd - player.startTime : .invalid
-    }
-
-    private func scrub(toFraction f: Double, absolute: Bool) {
-        if !player.duration.isNumeric {   // unknown length: a fraction of what has been seen
-            let span = barSpan()
-            guard span.isNumeric, span > .zero else { return }
-            player.seek(to: player.startTime + MediaTime(seconds: span.seconds * f, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
-            return
-        }
-        player.seek(toFraction: f, dragging: true)
-        lastKeyAt = Date().timeIntervalSince1970
-        settlePending = true
-        pendingFraction = f
-        pendingIsAbsolute = absolute
-    }
-    private var pendingFraction = 0.0
-    private var pendingIsAbsolute = false
-
-    private func settleIfIdle() {
-        guard settlePending, Date().timeIntervalSince1970 - lastKeyAt > 0.2 else { return }
-        settlePending = false
-        if exact || pendingIsAbsolute { player.seek(toFraction: pendingFraction, dragging: false) }
     }
 
     // MARK: - Drawing
@@ -334,13 +290,13 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
 
     /// The hover box for the pointer at `pointerColumn`; label only without `pictures`.
     private func hoverBox(pointerColumn: Int, pictures: Bool, _ info: PlayerMediaInfo?) -> HoverPreviewBox {
-        HoverPreviewBox(layout: layout, kind: pictures ? renderer.kind : .none, cellPixels: cellPixels,
+        HoverPreviewBox(layout: layout, renderer: pictures ? renderer : nil, cellPixels: cellPixels,
                         aspect: info?.hasVideo == true ? aspectRatio(info) : nil, pointerColumn: pointerColumn)
     }
 
     private func draw(_ info: PlayerMediaInfo?) {
         var out = ""
-        let now = Date().timeIntervalSince1970
+        let now = player.clock.now()
         let pointerColumn = hoverPreview.pointer?.column ?? 0
         let hoverPlan = hoverPreview.plan(box: hoverBox(pointerColumn: pointerColumn, pictures: hover != nil && hover?.failure == nil, info),
                                           answer: hover?.newest, renderer: renderer)
@@ -350,7 +306,9 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         var unsynchronized = ""
         var picture = ""
         let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspectRatio(info))
-        if renderer.kind != .none, now - lastPictureAt >= lastPictureCost, let frame = player.frameForDisplay() {
+        // One reading of the player for the picture, the bar and the status line.
+        let snap = player.snapshot(takingFrame: renderer.drawsPictures && now - lastPictureAt >= lastPictureCost)
+        if let frame = snap.frame {
             lastImage = frame.image
             picture = composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
             lastImageUnpainted = picture.isEmpty
@@ -361,23 +319,21 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             lastImageUnpainted = picture.isEmpty
         }
         let overlay = hoverPreview.draw(painted: !picture.isEmpty, renderer: renderer, cellPixels: cellPixels, color: composer.color)
-        if renderer.kind == .kitty {
+        if renderer.writesPicturesUnsynchronized {
             unsynchronized = picture + overlay.picture
             out += hoverPlan.erase + overlay.label
         } else {
             out += hoverPlan.erase + picture + overlay.picture + overlay.label
         }
-        let current = player.currentTime, start = player.startTime
-        if current.isNumeric && (!knownEnd.isNumeric || current > knownEnd) { knownEnd = current }
-        let span = barSpan()
-        var line = StatusLine(playing: player.rate > 0, current: current - start, duration: player.duration, rate: rates[rateIndex],
+        let current = snap.time, start = snap.start, span = snap.seekableSpan
+        var line = StatusLine(playing: snap.rate > 0, current: current - start, duration: snap.duration, rate: rates[rateIndex],
                               exactSeeks: exact, graphics: graphicsLabel, dropped: player.frameStatistics.dropped)
         line.sound = soundLabel(now: now)
         let chapters = info?.chapters ?? []
         if let i = chapters.index(at: current) {
             line.chapter = "\(i + 1)/\(chapters.count)" + (chapters[i].title.map { " " + $0 } ?? "")
         }
-        let fraction = span.isNumeric && span > .zero ? (current - start).fraction(of: span) : 0
+        let fraction = snap.fraction
         let ticks = span.isNumeric && span > .zero ? chapters.dropFirst().map { ($0.start - start).fraction(of: span) } : []
         let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks)
         if status != lastStatus { out += status; lastStatus = status }
@@ -385,10 +341,10 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         out += loudnessRow()
         out += loudnessPicture(info, fraction: fraction)
         guard !out.isEmpty || !unsynchronized.isEmpty, !quit.load(ordering: .relaxed) else { return }
-        let began = Date().timeIntervalSince1970
+        let began = player.clock.now()
         if !unsynchronized.isEmpty { terminal.write(unsynchronized) }
         if !out.isEmpty { terminal.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l") }
-        let took = Date().timeIntervalSince1970 - began
+        let took = player.clock.now() - began
         if out.count + unsynchronized.count > 4096 { lastPictureAt = began; lastPictureCost = took }
     }
 }

@@ -54,6 +54,7 @@ public enum PlayerBenchmark {
     public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20,
                            hovers: Int = 40, sound: SoundOptions? = nil) throws -> Report {
         let player = Player(path: path, sound: sound)
+        let clock = player.clock   // (the player's one clock times everything here, as in `scrubkit play`)
         _ = player.waitUntilReady(timeout: 30)
         if case .failed(let e) = player.status { throw e }
         guard let info = player.mediaInfo, info.hasVideo else { throw MediaError(.noVideo, path: path, "no video to play") }
@@ -71,18 +72,18 @@ public enum PlayerBenchmark {
             let n = composer.paint(f.image, geometry: g, cellPixels: (8, 16)).utf8.count
             bytes += n
             if n > 0 { painted += 1 }
-            if playing { paints.append(Paint(at: SystemClock().now(), time: f.time)) }
+            if playing { paints.append(Paint(at: clock.now(), time: f.time)) }
         }
 
         // 1. Real-time playback, with a pause and a seek on the way.
         _ = waitSeek(player) { player.seek(to: info.start, toleranceBefore: .zero, toleranceAfter: .zero, completion: $0) }
-        let start = Date()
+        let start = clock.now()
         let pause = min(0.5, seconds / 10)
         var paused = false, sought = false
         playing = true
         player.play()
-        while Date().timeIntervalSince(start) < seconds {
-            let t = Date().timeIntervalSince(start)
+        while (clock.now() - start) < seconds {
+            let t = (clock.now() - start)
             if !paused && t >= seconds / 3 {
                 paused = true
                 player.pause()
@@ -101,7 +102,7 @@ public enum PlayerBenchmark {
         }
         player.pause()
         playing = false
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = (clock.now() - start)
         let stats = player.frameStatistics
         let fps = info.frameDuration.isNumeric ? 1 / info.frameDuration.seconds : 30
         let expected = Int((min(elapsed - pause, info.duration.isNumeric ? info.duration.seconds : elapsed) * fps).rounded())
@@ -115,13 +116,13 @@ public enum PlayerBenchmark {
             for _ in 0..<seeks {
                 let f = Double(rng.next() % 10_000) / 10_000
                 let target = MediaTime.time(atFraction: f, of: MediaTimeRange(start: info.start, duration: span))
-                let t0 = Date()
+                let t0 = clock.now()
                 player.seek(to: target, toleranceBefore: exact ? .zero : .positiveInfinity, toleranceAfter: exact ? .zero : .positiveInfinity)
-                while Date().timeIntervalSince(t0) < 5 {
+                while (clock.now() - t0) < 5 {
                     if !player.isSeeking, let frame = player.frameForDisplay() { paint(frame); break }
                     usleep(500)
                 }
-                out.append(Date().timeIntervalSince(t0) * 1000)
+                out.append((clock.now() - t0) * 1000)
             }
             return out
         }
@@ -132,7 +133,7 @@ public enum PlayerBenchmark {
                             paints: paints, sound: player.soundStatus)
 
         // 3. Hover previews while playing: the same pictures, boxes and overlay drawing as `scrubkit play`.
-        let box = HoverPreviewBox(layout: layout, kind: kind, cellPixels: (8, 16), aspect: aspect, pointerColumn: 0)
+        let box = HoverPreviewBox(layout: layout, renderer: kind.renderer, cellPixels: (8, 16), aspect: aspect, pointerColumn: 0)
         guard hovers > 0, box.pixelWidth > 0 else { return report }
         // Each pattern starts with nothing kept (a fresh decoder), as when the pointer first reaches the bar.
         var hover = HoverThumbnails(path: path, maximumSize: .box(width: box.pixelWidth, height: box.pixelHeight))
@@ -140,7 +141,7 @@ public enum PlayerBenchmark {
         let range = MediaTimeRange(start: info.start, duration: span)
         func time(at column: Int) -> MediaTime { MediaTime.time(atFraction: layout.bar.fraction(forColumn: column), of: range) }
         var shownSerial = -1
-        var pending: [(time: MediaTime, at: Date)] = []
+        var pending: [(time: MediaTime, at: Double)] = []
         /// Paints what is due (a video frame, a new preview); a preview answering a pending move settles it and the
         /// moves before it.
         func pump(into out: inout [Double]) {
@@ -149,23 +150,23 @@ public enum PlayerBenchmark {
             shownSerial = a.serial
             bytes += composer.renderer.drawOverlay(a.thumbnail.image, column: box.column, row: box.pictureRow, cellPixels: (8, 16)).utf8.count
             guard let k = pending.lastIndex(where: { $0.time == a.requested }) else { return }
-            let now = Date()
-            out += pending[...k].map { now.timeIntervalSince($0.at) }
+            let now = clock.now()
+            out += pending[...k].map { now - $0.at }
             pending.removeFirst(k + 1)
         }
         func settle(into out: inout [Double]) {
-            let end = Date().addingTimeInterval(5)
-            while !pending.isEmpty && Date() < end && hover.failure == nil { pump(into: &out); usleep(1_000) }
-            out += pending.map { Date().timeIntervalSince($0.at) }   // (never answered: counted as waited)
+            let end = clock.now() + 5
+            while !pending.isEmpty && clock.now() < end && hover.failure == nil { pump(into: &out); usleep(1_000) }
+            out += pending.map { clock.now() - $0.at }   // (never answered: counted as waited)
             pending.removeAll()
         }
         player.play()
         var sweep: [Double] = [], jumps: [Double] = []
         var last = MediaTime.invalid
         for column in layout.bar.origin..<(layout.bar.origin + layout.bar.width) {
-            let t = time(at: column), moved = Date()
+            let t = time(at: column), moved = clock.now()
             if t != last { pending.append((t, moved)); hover.request(t); last = t }
-            while Date().timeIntervalSince(moved) < 0.016 { pump(into: &sweep); usleep(1_000) }
+            while (clock.now() - moved) < 0.016 { pump(into: &sweep); usleep(1_000) }
         }
         settle(into: &sweep)
         hover.close()
@@ -175,11 +176,11 @@ public enum PlayerBenchmark {
             var t = last
             while t == last { t = time(at: layout.bar.origin + Int(rng.next() % UInt64(layout.bar.width))) }
             last = t
-            pending.append((t, Date()))
+            pending.append((t, clock.now()))
             hover.request(t)
             settle(into: &jumps)
-            let pause = Date()
-            while Date().timeIntervalSince(pause) < 0.03 { pump(into: &jumps); usleep(1_000) }
+            let pause = clock.now()
+            while (clock.now() - pause) < 0.03 { pump(into: &jumps); usleep(1_000) }
         }
         player.pause()
         report.hoverSweep = sweep.map { $0 * 1000 }

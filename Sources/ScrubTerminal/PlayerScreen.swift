@@ -116,11 +116,8 @@ public struct PlayerFrameComposer {
     public func pictureGeometry(layout: PlayerLayout, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int, column: Int, row: Int) {
         let (w, h) = renderer.pixelSize(columns: layout.columns, rows: layout.pictureRows, cellPixels: cellPixels, aspect: aspect)
         guard w > 0, h > 0 else { return (0, 0, 0, 0) }
-        let cellsWide: Int, cellsHigh: Int
-        switch renderer.kind {
-        case .blocks, .blocks256: (cellsWide, cellsHigh) = (w, h / 2)
-        default: (cellsWide, cellsHigh) = ((w + cellPixels.w - 1) / cellPixels.w, (h + cellPixels.h - 1) / cellPixels.h)
-        }
+        let cell = renderer.cellGeometry(cellPixels)
+        let (cellsWide, cellsHigh) = ((w + cell.width - 1) / cell.width, (h + cell.height - 1) / cell.height)
         return (w, h, max(0, (layout.columns - cellsWide) / 2), max(0, (layout.pictureRows - cellsHigh) / 2))
     }
 

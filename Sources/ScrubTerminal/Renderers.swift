@@ -26,6 +26,29 @@ public protocol FrameRenderer: Sendable {
     /// Whether the overlay stays on top when the main picture is drawn again (kitty's layers); otherwise the caller
     /// draws it again after each main picture.
     var overlayPersists: Bool { get }
+
+    // Capabilities: what a front end asks of a renderer instead of asking which one it is.
+
+    /// Whether it draws pictures at all (not `--graphics none`: then only the bar and the status line).
+    var drawsPictures: Bool { get }
+    /// The pixels one cell shows on a terminal whose cells are `cellPixels`, and whether pictures take whole cells
+    /// only (text glyphs: half blocks show 1×2 whatever the font; pixel protocols show the cell's pixels, in part too).
+    func cellGeometry(_ cellPixels: (w: Int, h: Int)) -> CellGeometry
+    /// Whether pictures are written outside the synchronized-update brackets (pacing: kitty holds what comes inside
+    /// one in a bounded buffer, which a large picture overflowed — no picture shown, "too much data in pending mode").
+    var writesPicturesUnsynchronized: Bool { get }
+    /// Removes what drawing left outside the terminal (kitty's picture files); when the player ends.
+    func removeLeftovers()
+}
+
+/// How pictures map onto a renderer's cells.
+public struct CellGeometry: Sendable, Equatable {
+    /// Pixels per cell across.
+    public var width: Int
+    /// Pixels per cell down.
+    public var height: Int
+    /// Pictures take whole cells only.
+    public var wholeCells: Bool
 }
 
 extension FrameRenderer {
@@ -45,6 +68,16 @@ extension FrameRenderer {
     public func clearOverlay() -> String { "" }
     /// Cells are overwritten by the next main picture.
     public var overlayPersists: Bool { false }
+    /// Draws pictures.
+    public var drawsPictures: Bool { true }
+    /// A pixel protocol: the terminal's own cell pixels, a picture ending inside a cell.
+    public func cellGeometry(_ cellPixels: (w: Int, h: Int)) -> CellGeometry {
+        CellGeometry(width: max(1, cellPixels.w), height: max(1, cellPixels.h), wholeCells: false)
+    }
+    /// Inside the synchronized update, with the rest of the screen.
+    public var writesPicturesUnsynchronized: Bool { false }
+    /// Nothing left outside the terminal.
+    public func removeLeftovers() {}
 
     /// Pixel protocols (kitty, iTerm2, sixel) draw at the terminal's own resolution: the cells' pixels.
     public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
@@ -60,6 +93,9 @@ public struct HalfBlockRenderer: FrameRenderer {
     public var kind: GraphicsKind { trueColor ? .blocks : .blocks256 }
     /// A half-block renderer in 24-bit (`trueColor`) or 256 colours.
     public init(trueColor: Bool) { self.trueColor = trueColor }
+
+    /// One pixel across and two down per cell, whatever the font: whole cells.
+    public func cellGeometry(_ cellPixels: (w: Int, h: Int)) -> CellGeometry { CellGeometry(width: 1, height: 2, wholeCells: true) }
 
     /// One pixel per column and two per row (each half cell about square), an even height.
     public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
@@ -153,6 +189,8 @@ public struct KittyRenderer: FrameRenderer {
 
     /// kitty keeps the overlay on its own layer.
     public var overlayPersists: Bool { true }
+    /// Outside the synchronized update (kitty's pending-mode buffer is bounded).
+    public var writesPicturesUnsynchronized: Bool { true }
 
     private func place(_ image: RGBImage, column: Int, row: Int, id: Int, z: Int) -> String {
         let at = "\u{1B}[\(row + 1);\(column + 1)H"
@@ -240,6 +278,8 @@ public struct NoGraphicsRenderer: FrameRenderer {
     public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) { (0, 0) }
     /// Nothing: "".
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String { "" }
+    /// No pictures.
+    public var drawsPictures: Bool { false }
 }
 
 /// Sixel (xterm -ti vt340, mlterm, foot, WezTerm, Windows Terminal…): encoded by libsixel.

@@ -248,7 +248,7 @@ struct ThumbnailCacheTests {
     }
 
     @Test func scrubbingBackRepaintsFromThePreviewCache() async throws {
-        let pipe = DecodingPipeline(path: Corpus.sample("h264_gop2s.mp4"))
+        let pipe = FilePlayback(path: Corpus.sample("h264_gop2s.mp4"))
         defer { pipe.close() }
         let loaded: Result<PlayerMediaInfo, MediaError> = await withCheckedContinuation { c in pipe.load { c.resume(returning: $0) } }
         _ = try loaded.get()

@@ -162,7 +162,7 @@ import Testing
                     let layout = PlayerLayout(columns: cols, rows: rows, hasLoudnessStrip: strip)
                     for aspect in PlayerScreenTests.aspects {
                         for pointer in [layout.bar.origin, cols / 2, layout.bar.origin + layout.bar.width - 1] {
-                            let b = HoverPreviewBox(layout: layout, kind: kind, cellPixels: (8, 16), aspect: aspect, pointerColumn: pointer)
+                            let b = HoverPreviewBox(layout: layout, renderer: kind.renderer, cellPixels: (8, 16), aspect: aspect, pointerColumn: pointer)
                             let bottom = (layout.hasLoudnessStrip ? layout.loudnessRow : layout.barRow) - 1
                             #expect(b.column >= 0 && b.column + b.columns <= cols, "\(kind) \(cols)×\(rows) at \(pointer)")
                             #expect(b.pictureRow + b.pictureRows - 1 == bottom, "ends just above the bar or strip")
@@ -185,12 +185,12 @@ import Testing
         #expect(checked > 300)
         // No picture (no video, --graphics none): the label just above the bar.
         let layout = PlayerLayout(columns: 80, rows: 24)
-        let label = HoverPreviewBox(layout: layout, kind: .none, cellPixels: (8, 16), aspect: 16.0 / 9, pointerColumn: 40)
+        let label = HoverPreviewBox(layout: layout, renderer: nil, cellPixels: (8, 16), aspect: 16.0 / 9, pointerColumn: 40)
         #expect(label.pictureRows == 0 && label.pixelWidth == 0 && label.labelRow == layout.barRow - 1)
     }
 
     @Test func labelAndEraseCoverTheBox() {
-        let b = HoverPreviewBox(layout: PlayerLayout(columns: 100, rows: 30), kind: .blocks, cellPixels: (8, 16), aspect: 16.0 / 9, pointerColumn: 50)
+        let b = HoverPreviewBox(layout: PlayerLayout(columns: 100, rows: 30), renderer: HalfBlockRenderer(trueColor: true), cellPixels: (8, 16), aspect: 16.0 / 9, pointerColumn: 50)
         let label = b.label(MediaTime(value: 4, timescale: 1), color: true)
         #expect(label.hasPrefix("\u{1B}[\(b.labelRow + 1);") && label.contains("\u{1B}[7m 0:04.0 \u{1B}[27m"))
         #expect(b.label(MediaTime(value: 4, timescale: 1), color: false).contains("[ 0:04.0 ]"))
@@ -223,7 +223,7 @@ import Testing
     @Test(arguments: [false, true]) func aPreviewComesFollowsAndGoes(kitty: Bool) {
         let renderer: FrameRenderer = kitty ? KittyRenderer() : HalfBlockRenderer(trueColor: true)
         let layout = PlayerLayout(columns: 100, rows: 30)
-        func box(_ c: Int) -> HoverPreviewBox { HoverPreviewBox(layout: layout, kind: renderer.kind, cellPixels: (8, 16), aspect: 16.0 / 9, pointerColumn: c) }
+        func box(_ c: Int) -> HoverPreviewBox { HoverPreviewBox(layout: layout, renderer: renderer, cellPixels: (8, 16), aspect: 16.0 / 9, pointerColumn: c) }
         var h = HoverPreview()
         // Nothing pointed at: nothing to do.
         #expect(h.plan(box: box(0), answer: nil, renderer: renderer) == ("", false))

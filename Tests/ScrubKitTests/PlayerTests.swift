@@ -290,7 +290,7 @@ func s(_ x: Double) -> MediaTime { MediaTime(seconds: x, preferredTimescale: 100
 
 /// The player on the real FFmpeg pipeline (bundled samples).
 @Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
-struct DecodingPipelineTests {
+struct FilePlaybackTests {
     func ready(_ path: String) async -> Player {
         let p = Player(path: path, sound: nil)
         _ = await p.waitUntilReady()

@@ -17,6 +17,9 @@ final class LatestRequestWorker<Request: Sendable>: Sendable {
         var closed = false
         /// A request was taken and the thread has not asked for the next yet.
         var serving = false
+        /// Counts ``wake()`` calls, and the count the thread last saw: an idle wait ends when they differ.
+        var wakes = 0
+        var wakesSeen = 0
     }
     private let state = Locked(State())
 
@@ -34,9 +37,11 @@ final class LatestRequestWorker<Request: Sendable>: Sendable {
             case closed
         }
 
-        /// The newest request, waiting for one at most `seconds` (nil: until one comes or the worker closes).
+        /// The newest request, waiting for one at most `seconds` (nil: until one comes or the worker closes); `.idle`
+        /// sooner when ``LatestRequestWorker/wake()`` is called (the thread's own work may go on).
         func take(waitingAtMost seconds: Double? = nil) -> Take {
-            worker.state.withLock(waitingUntil: { $0.closed || $0.pending != nil }, timeout: seconds) { s, _ in
+            worker.state.withLock(waitingUntil: { $0.closed || $0.pending != nil || $0.wakes != $0.wakesSeen }, timeout: seconds) { s, _ in
+                s.wakesSeen = s.wakes
                 if s.closed { s.serving = false; return .closed }
                 guard let r = s.pending else { s.serving = false; return .idle }
                 s.pending = nil
@@ -75,6 +80,9 @@ final class LatestRequestWorker<Request: Sendable>: Sendable {
             return s.submitted
         }
     }
+
+    /// Ends the thread's idle wait without a request (what its own work waited for has changed: room to decode into).
+    func wake() { state.withLock { $0.wakes += 1 } }
 
     /// Drops the request waiting, if any (it was answered otherwise).
     func withdraw() { state.withLock { $0.pending = nil } }

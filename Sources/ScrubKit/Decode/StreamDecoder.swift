@@ -57,6 +57,9 @@ final class StreamDecoder {
         return true
     }
 
+    /// Forgets decoder state where the source is (its next packet was moved by other means: a queue's back buffer).
+    func restart() { reader.reset() }
+
     /// A decoded sound frame's samples through `converter` and the presentation time of the first of them: the frame's
     /// time less what the resampler held back from the frames before (it comes out first).
     func samples(of frame: Frame, converter: AudioConverter) throws -> (samples: [Int16], start: MediaTime) {

@@ -38,6 +38,10 @@ public enum Loudness {
         }
     }
 
+    /// Whether the player's strip for `path` is scanned over the whole file in the background (a local file), or
+    /// measured as the sound plays (a URL: a scan would download it whole).
+    public static func isScannedWhole(_ path: String) -> Bool { !Demuxer.isURL(path) }
+
     /// Decodes the sound once (down-mixed to mono) and hands out each bucket as soon as the sound passes its end.
     static func scan(_ path: String, count: Int, streamNumber: Int? = nil, stopped: @Sendable () -> Bool, yield: (LoudnessBucket) -> Void) {
         guard let opened = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)) else { return }
@@ -76,5 +80,68 @@ public enum Loudness {
             }
         }
         if !stopped() { while current < count { emit() } }
+    }
+}
+
+/// Loudness measured from the sound as it plays, into the same buckets as ``Loudness/buckets(of:count:streamNumber:)``:
+/// the strip of a file that is not scanned whole (a URL: its sound is measured only where it is played, so nothing
+/// is read for it). The player's sound chain feeds it (``SoundOptions/meter``); each bucket is handed to `deliver` as
+/// the sound passes its end (or leaves it: a seek).
+public final class LoudnessMeter: Sendable {
+    private struct State {
+        var start = MediaTime.invalid
+        var length = 0.0
+        var current = -1
+        var peak = 0
+        var sumSquares = 0.0
+        var samples = 0
+    }
+    private let count: Int
+    private let deliver: @Sendable (LoudnessBucket) -> Void
+    private let state = Locked(State())
+
+    /// A meter of `count` buckets over the timeline, handing each measured bucket to `deliver` (on the sound's thread).
+    public init(count: Int, deliver: @escaping @Sendable (LoudnessBucket) -> Void) {
+        self.count = max(1, count)
+        self.deliver = deliver
+    }
+
+    /// The timeline the buckets divide (the sound chain sets it from the file's facts); nothing is measured without it.
+    func prepare(start: MediaTime, duration: MediaTime) {
+        state.withLock { s in
+            s.start = start.isNumeric && duration.isNumeric && duration > .zero ? start : .invalid
+            s.length = duration.seconds / Double(count)
+            s.current = -1
+        }
+    }
+
+    /// Measures interleaved `samples` of `channels` channels at `rate` Hz, the first at media time `time`.
+    func measure(_ samples: [Int16], channels: Int, rate: Int, at time: MediaTime) {
+        var done: [LoudnessBucket] = []
+        state.withLock { s in
+            guard s.start.isValid, time.isNumeric, s.length > 0, rate > 0, channels > 0 else { return }
+            let first = (time - s.start).seconds
+            for i in stride(from: 0, to: samples.count - channels + 1, by: channels) {
+                let position = first + Double(i / channels) / Double(rate)
+                let index = min(count - 1, max(0, Int(position / s.length)))
+                if index != s.current {
+                    if s.samples > 0, let b = bucket(s) { done.append(b) }
+                    (s.current, s.peak, s.sumSquares, s.samples) = (index, 0, 0, 0)
+                }
+                for c in 0..<channels {
+                    let v = Int(samples[i + c])
+                    s.peak = max(s.peak, abs(v))
+                    s.sumSquares += Double(v * v)
+                    s.samples += 1
+                }
+            }
+        }
+        done.forEach(deliver)
+    }
+
+    private func bucket(_ s: State) -> LoudnessBucket? {
+        guard s.current >= 0 else { return nil }
+        return LoudnessBucket(index: s.current, start: s.start + MediaTime(seconds: Double(s.current) * s.length, preferredTimescale: 1000),
+                              peak: Double(s.peak) / 32768, rms: (s.sumSquares / Double(s.samples)).squareRoot() / 32768)
     }
 }

@@ -21,20 +21,23 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     let core = DispatchQueue(label: "scrubkit.player")
     /// Where seek completions and end-of-media callbacks run.
     public let callbackQueue = DispatchQueue(label: "scrubkit.player.callbacks")
-    private let clock: MediaClock
+    /// The one clock of this player: the timeline, the sound's stamps and a front end's pacing all read it.
+    public let clock: MediaClock
     /// The media side (decoding, sound); the player owns the clock and the rules.
     let pipeline: PlayerPipeline
 
     // State (core queue only).
-    private var _status: Status = .unknown
-    private var info: PlayerMediaInfo? = nil
-    private var anchorMedia: MediaTime = .zero
-    private var anchorHost: Double = 0
-    private var _rate: Double = 0
+    var _status: Status = .unknown
+    var info: PlayerMediaInfo? = nil
+    var anchorMedia: MediaTime = .zero
+    var anchorHost: Double = 0
+    var _rate: Double = 0
     /// The rate `play()` uses.
     private var defaultRate: Double = 1
     private var lastReported: MediaTime = .zero
-    private var seeking = false
+    var seeking = false
+    /// Keyboard scrubbing: the jump waiting to be made exact, and the latest time seen (Player+Scrubbing.swift).
+    var scrubbing = ScrubbingState()
     private var seekGeneration = 0
     private var pendingSeekCompletion: (@Sendable (Bool) -> Void)? = nil
     /// Runs on the core queue when the current seek lands or is replaced (slider coalescing).
@@ -68,7 +71,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     /// A player decoding `path` with FFmpeg, playing its sound as `sound` says (the default: the PulseAudio server's
     /// default sink; nil: silent). Without a sound server the picture plays on the monotonic clock.
     public convenience init(path: String, clock: MediaClock = SystemClock(), sound: SoundOptions? = SoundOptions()) {
-        self.init(pipeline: DecodingPipeline(path: path, sound: sound), clock: clock)
+        self.init(pipeline: FilePlayback(path: path, sound: sound, clock: clock), clock: clock)
     }
 
     deinit { pipeline.close() }
@@ -88,11 +91,15 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     public var mediaInfo: PlayerMediaInfo? { core.sync { info } }
 
     /// The current media time (held still while a seek is in flight or paused).
-    public var currentTime: MediaTime {
-        core.sync {
-            followSound()
-            return time(at: clock.now())
-        }
+    public var currentTime: MediaTime { core.sync { now() } }
+
+    /// The current time, following the sound and remembering the latest seen (on `core`).
+    func now() -> MediaTime {
+        followSound()
+        settleIfDue()
+        let t = time(at: clock.now())
+        if t.isNumeric && (!scrubbing.seenEnd.isNumeric || t > scrubbing.seenEnd) { scrubbing.seenEnd = t }
+        return t
     }
 
 
@@ -194,12 +201,12 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         scheduleWake()
     }
 
-    private var end: MediaTime? {
+    var end: MediaTime? {
         guard let info, info.duration.isNumeric, info.start.isValid else { return nil }
         return (info.start.isNumeric ? info.start : .zero) + info.duration
     }
 
-    private func time(at host: Double) -> MediaTime {
+    func time(at host: Double) -> MediaTime {
         guard _rate != 0, !seeking else { return anchorMedia }
         let elapsed = (host - anchorHost) * _rate
         var t = anchorMedia + MediaTime(seconds: elapsed, preferredTimescale: 1_000_000)
@@ -238,7 +245,16 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     }
 
     /// Starts the sound again where the timeline is (another stream or pitch algorithm was chosen).
-    func restartSound() { core.sync { syncSound(restart: true) } }
+    func restartSound() {
+        core.sync {
+            // (From now on the timeline, not from its last anchor: nothing may have asked the time since.)
+            update()
+            let now = clock.now()
+            anchorMedia = time(at: now)
+            anchorHost = now
+            syncSound(restart: true)
+        }
+    }
 
     /// While sound plays, what is heard is the clock: the timeline is re-anchored to it (between its reports the
     /// monotonic clock interpolates).
@@ -251,7 +267,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         anchorHost = now
     }
 
-    private func startSeek(_ requested: MediaTime, _ before: MediaTime, _ after: MediaTime, _ completion: (@Sendable (Bool) -> Void)?,
+    func startSeek(_ requested: MediaTime, _ before: MediaTime, _ after: MediaTime, _ completion: (@Sendable (Bool) -> Void)?,
                            internal internalCompletion: ((Bool) -> Void)? = nil) {
         guard case .readyToPlay = _status, requested.isValid else {
             if let completion { callbackQueue.async { completion(false) } }
@@ -299,7 +315,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         scheduleWake()
     }
 
-    private func sliderSeek(_ fraction: Double, _ dragging: Bool) {
+    func sliderSeek(_ fraction: Double, _ dragging: Bool) {
         guard case .readyToPlay = _status, let info, info.duration.isNumeric else {
             pendingFraction = (fraction, dragging)   // applied when the duration is known
             return
@@ -330,7 +346,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     }
 
     /// Brings observers up to the current time: periodic multiples and boundaries crossed, end of media.
-    private func update() {
+    func update() {
         guard case .readyToPlay = _status else { return }
         guard _rate > 0, !seeking else { return }
         followSound()
@@ -377,24 +393,31 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         for o in periodic.values { o.mailbox.post(t) }
     }
 
-    /// Asks the clock to wake the player at the next media time something must happen.
+    /// Asks the clock to wake the player at the next media time something must happen (an observer's time, the
+    /// end), or when a keyboard jump is due to be made exact.
     func scheduleWake() {
-        guard case .readyToPlay = _status, _rate > 0, !seeking else { return }
-        let t = lastReported
-        var next: MediaTime? = end
-        for o in periodic.values {
-            let m = o.interval.multiplied(byRatio: Int32(clamping: t.floorDivided(by: o.interval) + 1), divisor: 1)
-            if next == nil || m < next! { next = m }
+        var host = scrubbing.settle?.at
+        if case .readyToPlay = _status, _rate > 0, !seeking {
+            let t = lastReported
+            var next: MediaTime? = end
+            for o in periodic.values {
+                let m = o.interval.multiplied(byRatio: Int32(clamping: t.floorDivided(by: o.interval) + 1), divisor: 1)
+                if next == nil || m < next! { next = m }
+            }
+            for b in boundaries.values {
+                if let m = b.times.first(where: { $0 > t }), next == nil || m < next! { next = m }
+            }
+            if let target = next {
+                let at = anchorHost + (target - anchorMedia).seconds / _rate
+                host = min(host ?? at, at)
+            }
         }
-        for b in boundaries.values {
-            if let m = b.times.first(where: { $0 > t }), next == nil || m < next! { next = m }
-        }
-        guard let target = next else { return }
-        let host = anchorHost + (target - anchorMedia).seconds / _rate
+        guard let host else { return }
         clock.schedule(at: host) { [weak self] in
             guard let self else { return }
             self.core.sync {
                 self.update()
+                self.settleIfDue()
                 self.scheduleWake()
             }
         }

@@ -26,6 +26,8 @@ public struct SoundOptions: Sendable {
     public var bufferMilliseconds: Int
     /// Seconds the sound is shifted against the picture (mpv's `--audio-delay`): positive plays it later.
     public var offset: Double
+    /// Where the sound's loudness is measured as it plays (nil: nowhere); a strip that is not scanned fills from it.
+    public var meter: LoudnessMeter? = nil
     /// Opens the output for `rate` Hz and `channels` channels; throws (with a one-line reason) when there is none.
     public var open: @Sendable (_ rate: Int, _ channels: Int, _ options: SoundOptions) throws -> SoundOutput
 

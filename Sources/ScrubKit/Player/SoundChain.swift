@@ -3,15 +3,18 @@ import Foundation
 import MediaTime
 import Locking
 
-/// The player's sound: one thread that owns a second demuxer on the file (audio packets only), the audio decoder,
-/// the converter and the output, and plays from the time it is told. What is heard is the player's master clock:
-/// the presentation time of the last sample written minus the latency the output reports now (``clock(now:)``); until
-/// the output starts playing that holds still at the start, so picture and sound start together.
+/// The player's sound chain, a peer of the picture's: one thread that owns the audio decoder, the converter and the
+/// output, reads its stream's packets from the player's one reader (``QueuedStream``) and plays from the time it is
+/// told. What is heard is the player's master clock: the presentation time of the last sample written minus the
+/// latency the output reported, less the time since on the player's clock (``clock(now:)``); until the output starts
+/// playing that holds still at the start, so picture and sound start together.
 ///
 /// Each ``play(from:)`` is a new serial (as ffplay's): queued samples are flushed, so after a seek sound starts at
-/// the new place, never with stale samples. Without an output (no server, `--no-audio`) or after the stream fails,
-/// ``status`` says why once and the clock is nil: the player's monotonic clock rules.
-final class SoundPlayback: Sendable {
+/// the new place, never with stale samples. It starts from the packets its queue still holds (half a second before
+/// the time, from the queue's back buffer) without moving the file; only without a picture does it position the
+/// reader itself (with a picture, the picture's seek already did). Without an output (no server, `--no-audio`) or
+/// after the stream fails, ``status`` says why once and the clock is nil: the player's own clock rules.
+final class SoundChain: Sendable {
     private struct State {
         var serial = 0
         /// Where to play from; nil: silent (paused, seeking).
@@ -40,23 +43,32 @@ final class SoundPlayback: Sendable {
 
     private let path: String
     private let options: SoundOptions
+    private let clock: MediaClock
     private let state = Locked(State())
 
-    /// Sound for `path` as `options` say; nothing is opened until ``start(facts:)``.
-    init(path: String, options: SoundOptions) {
+    /// Sound for `path` as `options` say, timed on `clock` (the player's); nothing is opened until
+    /// ``start(facts:reader:positionsReader:)``.
+    init(path: String, options: SoundOptions, clock: MediaClock) {
         self.path = path
         self.options = options
+        self.clock = clock
     }
 
-    /// Starts the sound thread on the file the front door opened (a second demuxer; the facts are not gathered again).
-    func start(facts: MediaFacts) {
+    /// Starts the sound thread on the chosen audio stream of the file `reader` reads; with `positionsReader` (no
+    /// picture) a take moves the reader to its time, else it reads on from where the picture's seek put it.
+    func start(facts: MediaFacts, reader: PlayerReader, positionsReader: Bool) {
         let (chosen, problem) = facts.audioStream(number: options.streamNumber)
         state.withLock { s in
             s.streamCount = facts.audioStreams.count
             if let chosen { s.streamNumber = facts.audioStreamNumber(of: chosen) }
         }
         guard let stream = chosen else { fail(problem ?? "no audio stream"); return }
-        let thread = Thread { [self] in run(stream: stream, facts: facts) }
+        options.meter?.prepare(start: facts.start, duration: facts.durationKind == .known ? facts.duration : .invalid)
+        guard let packets = reader.stream(stream.index) else { fail("the audio stream is not read"); return }
+        let thread = Thread { [self] in
+            run(stream: stream, facts: facts, packets: packets, positionsReader: positionsReader)
+            packets.setPlayed(false)
+        }
         thread.name = "scrubkit.sound"
         thread.start()
     }
@@ -73,7 +85,7 @@ final class SoundPlayback: Sendable {
     }
 
     private func start(_ time: MediaTime?, snippet: Double?, tempo: Double = 1, pitch: AudioTimePitchAlgorithm = .timeDomain) {
-        let now = SystemClock.monotonic()
+        let now = clock.now()
         state.withLock { s in
             s.serial += 1
             s.target = time
@@ -89,7 +101,7 @@ final class SoundPlayback: Sendable {
     /// samples and never plays them must not freeze the picture).
     static let startLimit = 2.5
 
-    /// The media time heard at monotonic `now`: the end of what was written minus the latency measured after that
+    /// The media time heard at `now` on the player's clock: the end of what was written minus the latency measured after that
     /// write, less the time since (what was queued has been playing meanwhile), never past what was written. While a
     /// take starts (nothing written yet) it is the take's start: the player holds there until sound comes. Nil when no
     /// sound is coming out (none, silent, failed, a take that never started): then the player's own clock rules.
@@ -97,13 +109,13 @@ final class SoundPlayback: Sendable {
         state.withLock { s in
             guard s.available, s.snippet == nil, let from = s.target, s.hasOutput else { return nil }
             guard let w = s.written else {
-                return now - s.requestedAt < SoundPlayback.startLimit ? from : nil
+                return now - s.requestedAt < SoundChain.startLimit ? from : nil
             }
             // (Queued output seconds hold `tempo` times as much media time.)
             let queued = max(0, w.latency - (now - w.at)) * s.tempo
             // (What is heard is audio time; the picture shows it `offset` later.)
             let heard = w.end - MediaTime(seconds: queued - options.offset, preferredTimescale: 1_000_000)
-            if heard <= from && now - s.requestedAt >= SoundPlayback.startLimit { return nil }
+            if heard <= from && now - s.requestedAt >= SoundChain.startLimit { return nil }
             return MediaTime.maximum(heard, from)
         }
     }
@@ -139,7 +151,7 @@ final class SoundPlayback: Sendable {
 
     // MARK: - Sound thread
 
-    private func run(stream: StreamFacts, facts: MediaFacts) {
+    private func run(stream: StreamFacts, facts: MediaFacts, packets: QueuedStream, positionsReader: Bool) {
         let rate = stream.sampleRate > 0 ? stream.sampleRate : 48_000
         let channels = stream.channels == 1 ? 1 : 2
         var output: SoundOutput? = nil
@@ -163,7 +175,7 @@ final class SoundPlayback: Sendable {
             if closed { return }
             if state.withLock({ !$0.available }) { return }
             guard let from = target else {
-                if playing { output?.flush(); playing = false }
+                if playing { output?.flush(); playing = false; packets.setPlayed(false) }
                 state.wait(until: { $0.closed || $0.target != nil }, timeout: 0.2)
                 continue
             }
@@ -176,8 +188,7 @@ final class SoundPlayback: Sendable {
                         state.withLock { $0.hasOutput = true }
                     }
                     if decoding == nil {
-                        let d = try MediaOpener.demux(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit))
-                        decoding = try StreamDecoder(d, stream: stream, path: path, threading: .single)
+                        decoding = try StreamDecoder(packets, stream: stream, path: path, threading: .single)
                     }
                 } catch {
                     fail("\(error)")
@@ -186,6 +197,7 @@ final class SoundPlayback: Sendable {
                 output?.flush()
                 serial = currentSerial
                 playing = true
+                packets.setPlayed(true)
                 position = 0
                 snippetLength = snippet.map { Int($0 * Double(rate)) }
                 let from = from - MediaTime(seconds: options.offset, preferredTimescale: 1_000_000)   // (audio time)
@@ -200,8 +212,16 @@ final class SoundPlayback: Sendable {
                 }
                 if tempo != 1 && stretcher == nil { outRate = Int((Double(rate) / tempo).rounded()) }   // varispeed
                 if converter.rate != outRate { converter = AudioConverter(rate: outRate, channels: channels) }
-                // Half a second before: the packet at or before the time, whatever the container's seek precision.
-                decoding!.position(at: from - MediaTime(value: 1, timescale: 2), start: facts.start)
+                // Half a second before: the packet at or before the time, whatever the container's seek precision —
+                // from what the queue still holds, else (without a picture) by moving the reader, else reading on.
+                let lead = from - MediaTime(value: 1, timescale: 2)
+                if let ts = lead.pts(timeBase: stream.timeBase, method: .roundTowardNegativeInfinity), packets.reposition(at: ts) {
+                    decoding!.restart()
+                } else if positionsReader {
+                    decoding!.position(at: lead, start: facts.start)
+                } else {
+                    decoding!.restart()
+                }
                 converter.reset()
             }
             guard let decoding, let out = output else { continue }
@@ -236,15 +256,24 @@ final class SoundPlayback: Sendable {
                 return
             }
             guard !samples.isEmpty, startTime.isNumeric else { continue }
-            // Samples before the start time are skipped (the seek went to the packet before it).
+            options.meter?.measure(samples, channels: channels, rate: converter.rate, at: startTime)   // (media time: any speed)
+            // Samples before the start time are skipped (the take started at the packet before it), and so are samples
+            // already played (the picture's chain moved the reader back to a keyframe: the same packets come again).
+            // A take whose first sound comes after its start (the queue began there) starts with that much silence.
             var first = 0
+            var silence = 0
             if skipUntil.isNumeric {
                 let skip = Int(((skipUntil - startTime).seconds * Double(converter.rate)).rounded())
                 if skip >= samples.count / channels { continue }
                 if skip > 0 { first = skip; startTime = skipUntil }
-                skipUntil = .invalid
+                if skip < 0 && position == 0 && -skip <= converter.rate * 2 {
+                    silence = -skip
+                    startTime = skipUntil
+                }
             }
+            skipUntil = startTime + MediaTime(value: Int64(samples.count / channels - first + silence), timescale: Int32(converter.rate))
             var chunk = first == 0 ? samples : Array(samples[(first * channels)...])
+            if silence > 0 { chunk = [Int16](repeating: 0, count: silence * channels) + chunk }
             if let s = stretcher {
                 do { chunk = try s.process(chunk) } catch { fail("the sound stopped: \(error)"); return }
             }
@@ -282,7 +311,7 @@ final class SoundPlayback: Sendable {
                 : takeStart + MediaTime(seconds: Double(position) * tempo / Double(rate), preferredTimescale: Int32(rate))
             // (Asked here, on the sound thread, outside the lock: libpulse may wait for fresh timing data.)
             let latency = out.latency ?? Double(options.bufferMilliseconds) / 1000
-            let at = SystemClock.monotonic()
+            let at = clock.now()
             state.withLock { s in if s.serial == serial { s.written = (end, latency, at) } }
         }
     }
