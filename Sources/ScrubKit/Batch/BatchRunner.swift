@@ -86,7 +86,7 @@ public final class BatchRunner: Sendable {
         stateFile = (options.outputDirectory as NSString).appendingPathComponent(journal)
         state = Locked(options.resume ? BatchRunner.loadStates(in: options.outputDirectory) : [:])
         budget = PixelBudget(capacity: options.pixelBudget)
-        BatchRunner.removeStaleTemporaryFiles(in: options.outputDirectory)
+        FileIO.removeStaleTemporaryFiles(in: options.outputDirectory)
     }
 
     /// Processes `sources` (all of them: shard first if needed). `allSources` decides output names (collisions),
@@ -350,24 +350,4 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    /// Removes temporary files (AtomicFile's `.NAME.HOST-NS~PID.RANDOM.tmp`) that no writer will finish: ours (this
-    /// host and pid namespace) whose process is gone, and anyone's older than `maximumAge` — shards on other machines
-    /// or in other containers share the directory, and their process ids mean nothing here, so the owner marker (host,
-    /// pid namespace and pid, see ``AtomicFile/hostMarker``) and the age decide, never a bare pid.
-    static func removeStaleTemporaryFiles(in dir: String, maximumAge: TimeInterval = 15 * 60) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
-        let here = AtomicFile.hostMarker
-        for n in names where n.hasPrefix(".") && n.hasSuffix(".tmp") {
-            let full = (dir as NSString).appendingPathComponent(n)
-            let parts = n.split(separator: ".")
-            guard parts.count >= 4 else { continue }
-            let owner = parts[parts.count - 3].split(separator: "~")
-            let mine = owner.count == 2 && owner[0] == here
-            if mine, let pid = Int32(owner[1]), kill(pid, 0) != 0 && errno == ESRCH { unlink(full); continue }
-            if let modified = (try? FileManager.default.attributesOfItem(atPath: full))?[.modificationDate] as? Date,
-               Date().timeIntervalSince(modified) > maximumAge {
-                unlink(full)
-            }
-        }
-    }
 }

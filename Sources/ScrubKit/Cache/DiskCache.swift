@@ -247,7 +247,7 @@ public final class DiskCache: Sendable {
 
     /// `bytes` into a temporary file beside `path`, renamed over it (no flush: a torn entry fails its checks).
     static func writeReplacing(_ path: String, _ bytes: [UInt8]) throws {
-        let tmp = "\(path).\(AtomicFile.hostMarker)~\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let tmp = FileIO.temporaryPath(beside: path)
         do { try FileIO.replace(path, with: bytes, temporary: tmp, mode: 0o600, durability: .none) }
         catch { throw CacheIOError(errno: error.errno) }
     }

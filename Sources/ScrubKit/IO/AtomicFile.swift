@@ -29,25 +29,6 @@ public enum AtomicFile {
         try replace(target, with: bytes, reportingAs: path)
     }
 
-    /// Who writes a temporary file, safe inside a file name (letters, digits, `-`): this machine's short host name and
-    /// the inode of this process's pid namespace (`/proc/self/ns/pid`), `HOST-NS`. A process id means something only
-    /// inside its pid namespace: containers on one host may share its name (host networking) while each counts its
-    /// own pids from 1, so a marker of the host alone would let one container take another's live writer for dead.
-    /// Where the namespace cannot be read, a random tag, so that no other process's file is ever taken for ours.
-    static let hostMarker: String = {
-        var buf = [CChar](repeating: 0, count: 256)
-        let name = gethostname(&buf, buf.count) == 0 ? String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
-        let short = name.split(separator: ".").first.map(String.init) ?? name
-        let safe = String(short.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" ? Character($0) : "-" })
-        return (safe.isEmpty ? "host" : safe) + "-" + (pidNamespace ?? "r\(UInt32.random(in: 0...UInt32.max))")
-    }()
-
-    /// The inode number of this process's pid namespace (`pid:[4026531836]` → `4026531836`), nil where unknown.
-    static let pidNamespace: String? = {
-        let digits = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid"))?.filter { $0.isASCII && $0.isNumber }
-        return digits?.isEmpty == false ? digits : nil
-    }()
-
     /// Where a path's chain of symbolic links ends (the path itself when it is not a link). A dangling link gives the
     /// path it names, so the file is created there.
     static func resolvingLinks(_ path: String) -> String {
@@ -74,11 +55,10 @@ public enum AtomicFile {
     private static func replace(_ target: String, with bytes: [UInt8], reportingAs path: String) throws {
         let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent()
-        // Owner marker HOST-NS~PID (``hostMarker``): another machine or container sharing the directory can tell it is not its own (see
-        // BatchRunner.removeStaleTemporaryFiles).
-        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(hostMarker)~\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        // (Named for its owner: another machine or container sharing the directory can tell it is not its own.)
+        let tmp = FileIO.temporaryPath(beside: target)
         do {
-            try FileIO.replace(target, with: bytes, temporary: tmp.path, mode: 0o644, durability: .data)
+            try FileIO.replace(target, with: bytes, temporary: tmp, mode: 0o644, durability: .data)
         } catch {
             switch error.step {
             case .create: throw MediaError(.writeFailed, path: path, "cannot create a file in \(dir.path): \(error)")

@@ -61,7 +61,7 @@ public enum PreviewMaker {
     /// The preview of `path` as a file's bytes (for a batch, which writes and caches its outputs itself); the
     /// report's `output` is empty.
     public static func render(_ path: String, options: PreviewOptions = PreviewOptions()) throws -> (bytes: [UInt8], report: PreviewReport) {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-\(getpid())-\(UUID().uuidString).\(options.format.rawValue)").path
+        let temporary = FileIO.temporaryPath(beside: FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview.\(options.format.rawValue)").path)
         defer { unlink(temporary) }
         var report = try make(path, options: options, output: temporary)
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: temporary))) else {
@@ -164,8 +164,7 @@ private final class PreviewSink {
                 switch format {
                 case .webp: webp = try AnimatedWebP(width: size!.width, height: size!.height, quality: quality)
                 case .mp4, .gif:
-                    let dir = (output as NSString).deletingLastPathComponent
-                    let tmp = (dir.isEmpty ? "." : dir) + "/.\((output as NSString).lastPathComponent).\(getpid()).tmp.\(format.rawValue)"
+                    let tmp = FileIO.temporaryPath(beside: output)   // (the writers name their format: the name's end does not matter)
                     temporary = tmp
                     if format == .mp4 {
                         video = try VideoWriter(path: tmp, width: size!.width, height: size!.height, fps: Int32(fps), gop: Int32(fps * 2))
