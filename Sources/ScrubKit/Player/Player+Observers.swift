@@ -62,3 +62,84 @@ extension Player {
         }
     }
 }
+
+/// Bringing observers up to the time, the end of the media, and the clock's wake-ups (on `core`).
+extension Player {
+    /// Brings observers up to the current time: periodic multiples and boundaries crossed, end of media.
+    func update() {
+        guard case .readyToPlay = _status else { return }
+        guard _rate > 0, !seeking else { return }
+        followSound()
+        let now = clock.now()
+        let t = time(at: now)
+        let from = lastReported
+        let atEnd = end.map { t >= $0 } ?? false
+        if t > from {
+            for o in periodic.values where !atEnd {   // at the end, reachedEnd posts the end time once
+                let k = t.floorDivided(by: o.interval)
+                if k > from.floorDivided(by: o.interval) {
+                    o.mailbox.post(o.interval.multiplied(byRatio: Int32(clamping: k), divisor: 1).convertScale(o.interval.timescale))
+                }
+            }
+            for b in boundaries.values {
+                if let crossed = b.times.last(where: { $0 > from && $0 <= t }) { b.mailbox.post(crossed) }
+            }
+        }
+        lastReported = t
+        if atEnd, let end { reachedEnd(end, now: now) }
+    }
+
+    func reachedEnd(_ end: MediaTime, now: Double) {
+        for m in endObservers.values { m.post(end) }
+        switch _actionAtItemEnd {
+        case .pause:
+            anchorMedia = end
+            anchorHost = now
+            _rate = 0
+            syncSound()
+            postPeriodic(end)
+        case .loop:
+            let start = info?.start.isNumeric == true ? info!.start : .zero
+            anchorMedia = start
+            anchorHost = now
+            lastReported = start
+            postPeriodic(start)
+            pipeline.seek(to: start, toleranceBefore: .zero, toleranceAfter: .zero) { _ in }
+            syncSound(restart: true)
+        }
+    }
+
+    func postPeriodic(_ t: MediaTime) {
+        for o in periodic.values { o.mailbox.post(t) }
+    }
+
+    /// Asks the clock to wake the player at the next media time something must happen (an observer's time, the
+    /// end), or when a keyboard jump is due to be made exact.
+    func scheduleWake() {
+        var host = scrubbing.settle?.at
+        if case .readyToPlay = _status, _rate > 0, !seeking {
+            let t = lastReported
+            var next: MediaTime? = end
+            for o in periodic.values {
+                let m = o.interval.multiplied(byRatio: Int32(clamping: t.floorDivided(by: o.interval) + 1), divisor: 1)
+                if next == nil || m < next! { next = m }
+            }
+            for b in boundaries.values {
+                if let m = b.times.first(where: { $0 > t }), next == nil || m < next! { next = m }
+            }
+            if let target = next {
+                let at = anchorHost + (target - anchorMedia).seconds / _rate
+                host = min(host ?? at, at)
+            }
+        }
+        guard let host else { return }
+        clock.schedule(at: host) { [weak self] in
+            guard let self else { return }
+            self.core.sync {
+                self.update()
+                self.settleIfDue()
+                self.scheduleWake()
+            }
+        }
+    }
+}

@@ -76,6 +76,37 @@ extension Player {
         sliderSeek(s.fraction, false)
     }
 
+    /// A slider seek, coalesced: at most one in flight, newer positions wait as one chase target.
+    func sliderSeek(_ fraction: Double, _ dragging: Bool) {
+        guard case .readyToPlay = _status, let info, info.duration.isNumeric else {
+            pendingFraction = (fraction, dragging)   // applied when the duration is known
+            return
+        }
+        let range = MediaTimeRange(start: info.start.isNumeric ? info.start : .zero, duration: info.duration)
+        let t = MediaTime.time(atFraction: fraction, of: range)
+        guard t.isValid else { return }
+        let (before, after): (MediaTime, MediaTime) = dragging ? (.positiveInfinity, .positiveInfinity) : (.zero, .zero)
+        if sliderSeekInFlight {
+            chase = (t, before, after)
+            return
+        }
+        issueSliderSeek(t, before, after)
+    }
+
+    func issueSliderSeek(_ t: MediaTime, _ before: MediaTime, _ after: MediaTime) {
+        sliderSeekInFlight = true
+        startSeek(t, before, after, nil, internal: { [unowned self] landed in
+            // On the core queue: the running slider seek ended. Landed: go to the chase target. Replaced by
+            // another seek: that seek wins, the stale chase is dropped.
+            self.sliderSeekInFlight = false
+            guard landed else { self.chase = nil; return }
+            if let c = self.chase {
+                self.chase = nil
+                self.issueSliderSeek(c.time, c.before, c.after)
+            }
+        })
+    }
+
     func seekableSpanNow() -> MediaTime {
         if let d = info?.duration, d.isNumeric { return d }
         let start = info?.start ?? .zero

@@ -51,4 +51,42 @@ extension Player {
         restartSound()
         return n
     }
+
+    // MARK: - The rules (on `core`)
+
+    /// Sound plays while the player plays at a rate in ``soundRates`` and no seek is in flight; it starts (a new
+    /// start, nothing stale) where the timeline is, and starts again when the rate or the pitch algorithm changes.
+    func syncSound(restart: Bool = false) {
+        let wanted = Player.soundRates.contains(_rate) && !seeking && _status == .readyToPlay
+        let take = wanted ? (rate: _rate, pitch: pitchAlgorithm) : nil
+        if let take, restart || soundTake.map({ $0.rate != take.rate || $0.pitch != take.pitch }) ?? true {
+            pipeline.playSound(from: anchorMedia, rate: take.rate, pitch: take.pitch)
+        } else if take == nil && soundTake != nil {
+            pipeline.playSound(from: nil, rate: 1, pitch: pitchAlgorithm)
+        }
+        soundTake = take
+    }
+
+    /// Starts the sound again where the timeline is (another stream or pitch algorithm was chosen).
+    func restartSound() {
+        core.sync {
+            // (From now on the timeline, not from its last anchor: nothing may have asked the time since.)
+            update()
+            let now = clock.now()
+            anchorMedia = time(at: now)
+            anchorHost = now
+            syncSound(restart: true)
+        }
+    }
+
+    /// While sound plays, what is heard is the clock: the timeline is re-anchored to it (between its reports the
+    /// monotonic clock interpolates).
+    func followSound() {
+        guard soundTake != nil, !seeking else { return }
+        let now = clock.now()
+        guard var heard = pipeline.soundClock(now: now) else { return }
+        if let end, heard > end { heard = end }
+        anchorMedia = heard
+        anchorHost = now
+    }
 }

@@ -33,8 +33,8 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     var anchorHost: Double = 0
     var _rate: Double = 0
     /// The rate `play()` uses.
-    private var defaultRate: Double = 1
-    private var lastReported: MediaTime = .zero
+    var defaultRate: Double = 1
+    var lastReported: MediaTime = .zero
     var seeking = false
     /// Keyboard scrubbing: the jump waiting to be made exact, and the latest time seen (Player+Scrubbing.swift).
     var scrubbing = ScrubbingState()
@@ -42,17 +42,17 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     private var pendingSeekCompletion: (@Sendable (Bool) -> Void)? = nil
     /// Runs on the core queue when the current seek lands or is replaced (slider coalescing).
     private var pendingInternalCompletion: ((Bool) -> Void)? = nil
-    private var sliderSeekInFlight = false
-    private var chase: (time: MediaTime, before: MediaTime, after: MediaTime)? = nil
-    private var pendingFraction: (Double, Bool)? = nil
+    var sliderSeekInFlight = false
+    var chase: (time: MediaTime, before: MediaTime, after: MediaTime)? = nil
+    var pendingFraction: (Double, Bool)? = nil
     var nextObserverID = 0
     var periodic: [Int: PeriodicObserver] = [:]
     var boundaries: [Int: BoundaryObserver] = [:]
     var endObservers: [Int: ObserverMailbox] = [:]
     private var readyWaiters: [@Sendable () -> Void] = []
-    private var _actionAtItemEnd: ActionAtItemEnd = .pause
+    var _actionAtItemEnd: ActionAtItemEnd = .pause
     /// The rate and pitch the pipeline was last told to play sound at; nil: silent.
-    private var soundTake: (rate: Double, pitch: AudioTimePitchAlgorithm)? = nil
+    var soundTake: (rate: Double, pitch: AudioTimePitchAlgorithm)? = nil
     /// How sound plays at rates other than 1.
     var pitchAlgorithm = AudioTimePitchAlgorithm.timeDomain
     /// Audio scrubbing: a short snippet of sound where each seek lands while paused.
@@ -101,7 +101,6 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         if t.isNumeric && (!scrubbing.seenEnd.isNumeric || t > scrubbing.seenEnd) { scrubbing.seenEnd = t }
         return t
     }
-
 
     /// 0 when paused. Setting a positive rate plays at it; 0 pauses.
     public var rate: Double {
@@ -231,42 +230,6 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         scheduleWake()
     }
 
-    /// Sound plays while the player plays at a rate in ``soundRates`` and no seek is in flight; it starts (a new
-    /// start, nothing stale) where the timeline is, and starts again when the rate or the pitch algorithm changes.
-    private func syncSound(restart: Bool = false) {
-        let wanted = Player.soundRates.contains(_rate) && !seeking && _status == .readyToPlay
-        let take = wanted ? (rate: _rate, pitch: pitchAlgorithm) : nil
-        if let take, restart || soundTake.map({ $0.rate != take.rate || $0.pitch != take.pitch }) ?? true {
-            pipeline.playSound(from: anchorMedia, rate: take.rate, pitch: take.pitch)
-        } else if take == nil && soundTake != nil {
-            pipeline.playSound(from: nil, rate: 1, pitch: pitchAlgorithm)
-        }
-        soundTake = take
-    }
-
-    /// Starts the sound again where the timeline is (another stream or pitch algorithm was chosen).
-    func restartSound() {
-        core.sync {
-            // (From now on the timeline, not from its last anchor: nothing may have asked the time since.)
-            update()
-            let now = clock.now()
-            anchorMedia = time(at: now)
-            anchorHost = now
-            syncSound(restart: true)
-        }
-    }
-
-    /// While sound plays, what is heard is the clock: the timeline is re-anchored to it (between its reports the
-    /// monotonic clock interpolates).
-    private func followSound() {
-        guard soundTake != nil, !seeking else { return }
-        let now = clock.now()
-        guard var heard = pipeline.soundClock(now: now) else { return }
-        if let end, heard > end { heard = end }
-        anchorMedia = heard
-        anchorHost = now
-    }
-
     func startSeek(_ requested: MediaTime, _ before: MediaTime, _ after: MediaTime, _ completion: (@Sendable (Bool) -> Void)?,
                            internal internalCompletion: ((Bool) -> Void)? = nil) {
         guard case .readyToPlay = _status, requested.isValid else {
@@ -315,111 +278,4 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         scheduleWake()
     }
 
-    func sliderSeek(_ fraction: Double, _ dragging: Bool) {
-        guard case .readyToPlay = _status, let info, info.duration.isNumeric else {
-            pendingFraction = (fraction, dragging)   // applied when the duration is known
-            return
-        }
-        let range = MediaTimeRange(start: info.start.isNumeric ? info.start : .zero, duration: info.duration)
-        let t = MediaTime.time(atFraction: fraction, of: range)
-        guard t.isValid else { return }
-        let (before, after): (MediaTime, MediaTime) = dragging ? (.positiveInfinity, .positiveInfinity) : (.zero, .zero)
-        if sliderSeekInFlight {
-            chase = (t, before, after)
-            return
-        }
-        issueSliderSeek(t, before, after)
-    }
-
-    private func issueSliderSeek(_ t: MediaTime, _ before: MediaTime, _ after: MediaTime) {
-        sliderSeekInFlight = true
-        startSeek(t, before, after, nil, internal: { [unowned self] landed in
-            // On the core queue: the running slider seek ended. Landed: go to the chase target. Replaced by
-            // another seek: that seek wins, the stale chase is dropped.
-            self.sliderSeekInFlight = false
-            guard landed else { self.chase = nil; return }
-            if let c = self.chase {
-                self.chase = nil
-                self.issueSliderSeek(c.time, c.before, c.after)
-            }
-        })
-    }
-
-    /// Brings observers up to the current time: periodic multiples and boundaries crossed, end of media.
-    func update() {
-        guard case .readyToPlay = _status else { return }
-        guard _rate > 0, !seeking else { return }
-        followSound()
-        let now = clock.now()
-        let t = time(at: now)
-        let from = lastReported
-        let atEnd = end.map { t >= $0 } ?? false
-        if t > from {
-            for o in periodic.values where !atEnd {   // at the end, reachedEnd posts the end time once
-                let k = t.floorDivided(by: o.interval)
-                if k > from.floorDivided(by: o.interval) {
-                    o.mailbox.post(o.interval.multiplied(byRatio: Int32(clamping: k), divisor: 1).convertScale(o.interval.timescale))
-                }
-            }
-            for b in boundaries.values {
-                if let crossed = b.times.last(where: { $0 > from && $0 <= t }) { b.mailbox.post(crossed) }
-            }
-        }
-        lastReported = t
-        if atEnd, let end { reachedEnd(end, now: now) }
-    }
-
-    private func reachedEnd(_ end: MediaTime, now: Double) {
-        for m in endObservers.values { m.post(end) }
-        switch _actionAtItemEnd {
-        case .pause:
-            anchorMedia = end
-            anchorHost = now
-            _rate = 0
-            syncSound()
-            postPeriodic(end)
-        case .loop:
-            let start = info?.start.isNumeric == true ? info!.start : .zero
-            anchorMedia = start
-            anchorHost = now
-            lastReported = start
-            postPeriodic(start)
-            pipeline.seek(to: start, toleranceBefore: .zero, toleranceAfter: .zero) { _ in }
-            syncSound(restart: true)
-        }
-    }
-
-    private func postPeriodic(_ t: MediaTime) {
-        for o in periodic.values { o.mailbox.post(t) }
-    }
-
-    /// Asks the clock to wake the player at the next media time something must happen (an observer's time, the
-    /// end), or when a keyboard jump is due to be made exact.
-    func scheduleWake() {
-        var host = scrubbing.settle?.at
-        if case .readyToPlay = _status, _rate > 0, !seeking {
-            let t = lastReported
-            var next: MediaTime? = end
-            for o in periodic.values {
-                let m = o.interval.multiplied(byRatio: Int32(clamping: t.floorDivided(by: o.interval) + 1), divisor: 1)
-                if next == nil || m < next! { next = m }
-            }
-            for b in boundaries.values {
-                if let m = b.times.first(where: { $0 > t }), next == nil || m < next! { next = m }
-            }
-            if let target = next {
-                let at = anchorHost + (target - anchorMedia).seconds / _rate
-                host = min(host ?? at, at)
-            }
-        }
-        guard let host else { return }
-        clock.schedule(at: host) { [weak self] in
-            guard let self else { return }
-            self.core.sync {
-                self.update()
-                self.settleIfDue()
-                self.scheduleWake()
-            }
-        }
-    }
 }

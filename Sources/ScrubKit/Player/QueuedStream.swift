@@ -18,9 +18,9 @@ final class QueuedStream: PacketSource, Sendable {
     func setPlayed(_ played: Bool) { reader.setPlayed(streamIndex, played) }
 
     func makeDecoder(streamIndex: Int, threading: DecoderThreading, lowres: Int, maxPixels: Int) throws -> Decoder {
-        // (Made from the stream's parameters on the reader's thread, where the demuxer lives.)
+        // (The demuxer's own, made from the stream's parameters on the reader's thread, where the demuxer lives.)
         let made = try reader.perform(moves: false) { d in
-            UncheckedBox(try Decoder(demuxer: d, streamIndex: streamIndex, threading: threading, lowres: lowres, maxPixels: maxPixels))
+            UncheckedBox(try d.makeDecoder(streamIndex: streamIndex, threading: threading, lowres: lowres, maxPixels: maxPixels))
         }
         return made.value
     }
