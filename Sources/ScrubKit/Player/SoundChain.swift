@@ -257,40 +257,20 @@ final class SoundChain: Sendable {
             }
             guard !samples.isEmpty, startTime.isNumeric else { continue }
             options.meter?.measure(samples, channels: channels, rate: converter.rate, at: startTime)   // (media time: any speed)
-            // Samples before the start time are skipped (the take started at the packet before it), and so are samples
-            // already played (the picture's chain moved the reader back to a keyframe: the same packets come again).
-            // A take whose first sound comes after its start (the queue began there) starts with that much silence.
-            var first = 0
-            var silence = 0
-            if skipUntil.isNumeric {
-                let skip = Int(((skipUntil - startTime).seconds * Double(converter.rate)).rounded())
-                if skip >= samples.count / channels { continue }
-                if skip > 0 { first = skip; startTime = skipUntil }
-                if skip < 0 && position == 0 && -skip <= converter.rate * 2 {
-                    silence = -skip
-                    startTime = skipUntil
-                }
-            }
-            skipUntil = startTime + MediaTime(value: Int64(samples.count / channels - first + silence), timescale: Int32(converter.rate))
-            var chunk = first == 0 ? samples : Array(samples[(first * channels)...])
-            if silence > 0 { chunk = [Int16](repeating: 0, count: silence * channels) + chunk }
+            // (Samples before the take's time or already played are dropped; a late queue is led by silence.)
+            guard let placed = SoundChain.placed(samples, channels: channels, rate: converter.rate, start: startTime, expected: skipUntil,
+                                                 firstOfTake: position == 0, maximumSilence: converter.rate * 2) else { continue }
+            var chunk = placed.chunk
+            startTime = placed.start
+            skipUntil = placed.next
             if let s = stretcher {
                 do { chunk = try s.process(chunk) } catch { fail("the sound stopped: \(error)"); return }
             }
             var n = chunk.count / channels
             if let length = snippetLength { n = min(n, length - position) }
             if chunk.count != n * channels { chunk.removeLast(chunk.count - n * channels) }
-            let gain = muted ? 0 : volume
-            if gain != 1 || position < fade || snippetLength.map({ position + n > $0 - fade }) == true {
-                for i in 0..<n {
-                    var g = gain
-                    let p = position + i
-                    if p < fade { g *= Double(p) / Double(fade) }
-                    if let length = snippetLength, length - p < fade { g *= Double(max(0, length - p - 1)) / Double(fade) }
-                    if g == 1 { continue }
-                    for c in 0..<channels { chunk[i * channels + c] = Int16(Double(chunk[i * channels + c]) * g) }
-                }
-            }
+            SoundChain.shape(&chunk, channels: channels, position: position, count: n, gain: muted ? 0 : volume, fade: fade,
+                             snippetLength: snippetLength)
             position += n
             if let length = snippetLength, position >= length {
                 // The snippet is whole: a little silence behind it so the output starts playing it (it waits for a
