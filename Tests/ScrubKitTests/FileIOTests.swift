@@ -19,12 +19,12 @@ import Testing
         #expect(name.hasPrefix(".out.gif.\(FileIO.ownerMarker)~\(getpid()).") && name.hasSuffix(".tmp"), "\(name)")
         #expect(FileIO.temporaryPath(beside: d + "/out.gif") != tmp, "two writers never share one")
         // The sweep reads the names it makes: ours while we live stays; ours of a gone process goes.
-        FileManager.default.createFile(atPath: tmp, contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: tmp, contents: Data([1]))
         let gone = Process()
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run(); gone.waitUntilExit()
         let dead = d + "/.x.jpg.\(FileIO.ownerMarker)~\(gone.processIdentifier).7.tmp"
-        FileManager.default.createFile(atPath: dead, contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: dead, contents: Data([1]))
         FileIO.removeStaleTemporaryFiles(in: d)
         #expect(FileManager.default.fileExists(atPath: tmp))
         #expect(!FileManager.default.fileExists(atPath: dead))
