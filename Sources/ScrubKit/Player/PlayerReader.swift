@@ -60,6 +60,9 @@ final class PlayerReader: Sendable {
         /// picture's queue drops them (its chain moves only by seeking the file).
         var keepsBehind: Bool
 
+        /// The most packets a queue keeps behind its chain (or unplayed), whatever their times say.
+        static let maximumKept = 20_000
+
         /// Packets ahead of the chain.
         var count: Int { items.count - head }
 
@@ -83,7 +86,8 @@ final class PlayerReader: Sendable {
                 items.removeFirst(head)
                 head = 0
             }
-            while items.count > 1, head > 0 || !played, span(from: 0) > keep {
+            // (Packets without times cannot be counted in seconds: at most `maximumKept` of them.)
+            while items.count > 1, head > 0 || !played, span(from: 0) > keep || items.count > Queue.maximumKept {
                 bytes -= items[0].size
                 items.removeFirst()
                 head = max(0, head - 1)
