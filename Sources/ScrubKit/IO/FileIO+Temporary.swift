@@ -4,9 +4,9 @@ import Foundation
 /// ones no writer will finish.
 extension FileIO {
     /// Where a write of `target` goes before it is renamed over it: beside it (the same file system, so the rename is
-    /// atomic), hidden, and named for its owner — `.NAME.HOST-NS~PID.RANDOM.tmp` (``ownerMarker``) — so that a sweep
+    /// atomic), hidden, and named for its owner — `.NAME.HOST-NS~PID.RANDOM.tmp` (`ownerMarker`) — so that a sweep
     /// by another process, container or machine sharing the directory can tell whose it is
-    /// (``removeStaleTemporaryFiles(in:maximumAge:)``).
+    /// (`removeStaleTemporaryFiles(in:maximumAge:)`).
     public static func temporaryPath(beside target: String) -> String {
         let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent().path

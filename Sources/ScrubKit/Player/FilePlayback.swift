@@ -3,8 +3,8 @@ import Foundation
 import Locking
 import MediaTime
 
-/// A played file, shaped like mpv's player core: one ``PlayerReader`` (the only open of the file for playing: every
-/// packet read once) feeding peer chains — the picture's (``VideoChain``) and the sound's (``SoundChain``) — each on a
+/// A played file, shaped like mpv's player core: one `PlayerReader` (the only open of the file for playing: every
+/// packet read once) feeding peer chains — the picture's (`VideoChain`) and the sound's (`SoundChain`) — each on a
 /// thread of its own, timed on the player's clock. Seeks go to the picture's chain (its seek moves the reader, which
 /// empties every queue under one serial); the sound starts again from its queue when the player tells it to.
 public final class FilePlayback: PlayerPipeline, Sendable {
