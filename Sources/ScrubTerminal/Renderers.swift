@@ -1,8 +1,6 @@
 import Foundation
 import ScrubKit
 import SixelBridge
-import Locking
-import Synchronization
 
 /// Terminal graphics kinds, as `--graphics` names them.
 public enum GraphicsKind: String, Sendable, CaseIterable {
@@ -148,108 +146,6 @@ public struct HalfBlockRenderer: FrameRenderer {
         }
         return d(gv, gv, gv) < d(cr, cg, cb) ? 232 + grey : cube
     }
-}
-
-/// kitty graphics protocol, one image id replaced each frame. Pixels go as RGB (f=24) through a file when the terminal
-/// reads this machine's files (``fileDirectory``: kitty on the same machine, found by asking it), else in the escape
-/// sequence itself, zlib-compressed, in 4096-byte base64 chunks (over SSH).
-public struct KittyRenderer: FrameRenderer {
-    /// `kitty`.
-    public var kind: GraphicsKind { .kitty }
-    /// Where picture files go for kitty to read (and delete: their names carry `tty-graphics-protocol`, in a
-    /// temporary directory); nil: pixels in the escape sequences.
-    public let fileDirectory: String?
-    /// A kitty renderer sending pixels in the escape sequences, or through files in `fileDirectory`.
-    public init(fileDirectory: String? = nil) { self.fileDirectory = fileDirectory }
-
-    /// The start of every picture file's name: kitty deletes a file it read only when the name contains
-    /// `tty-graphics-protocol`; the process id lets ``removeLeftovers()`` find this process's.
-    static var filePrefix: String { "tty-graphics-protocol-scrubkit-\(getpid())-" }
-    private static let fileCount = Atomic<Int>(0)
-    /// The last picture's file and when it was written, until kitty has read (deleted) it.
-    private static let unread = Locked<(path: String, at: Double)?>(nil)
-
-    /// The image as RGB placed at the cell, replacing the previous picture under the same id (nothing deleted first:
-    /// no blank between pictures). Through a file: ~100 bytes to the terminal instead of megabytes (at 160×48 cells
-    /// raw RGB is ~5 MB of base64 a frame, zlib-compressed still a third to a tenth of that); "" (the picture dropped)
-    /// while kitty has not read the last one.
-    public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
-        // z=-1: under the text, so a label written over the picture (the hover preview's time) shows.
-        place(image, column: column, row: row, id: 1, z: -1)
-    }
-
-    /// The overlay is a second image (id 2) on a layer above the text and the main picture: replacing the main
-    /// picture leaves it in place.
-    public func drawOverlay(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
-        place(image, column: column, row: row, id: 2, z: 1)
-    }
-
-    /// Deletes the overlay image.
-    public func clearOverlay() -> String { "\u{1B}_Ga=d,d=i,i=2,q=2\u{1B}\\" }
-
-    /// kitty keeps the overlay on its own layer.
-    public var overlayPersists: Bool { true }
-    /// Outside the synchronized update (kitty's pending-mode buffer is bounded).
-    public var writesPicturesUnsynchronized: Bool { true }
-
-    private func place(_ image: RGBImage, column: Int, row: Int, id: Int, z: Int) -> String {
-        let at = "\u{1B}[\(row + 1);\(column + 1)H"
-        let head = "a=T,f=24,s=\(image.width),v=\(image.height),i=\(id),p=1,z=\(z),q=2,C=1"
-        if let dir = fileDirectory {
-            // Paced by kitty itself: while the last picture's file is still there kitty has not read it, and this
-            // picture is dropped (else files would pile up in memory faster than kitty shows them). One kitty never
-            // deletes is given up on after half a second.
-            if id == 1, let last = Self.unread.withLock({ $0 }) {
-                var st = stat()
-                if stat(last.path, &st) == 0 {
-                    if Date().timeIntervalSince1970 - last.at < 0.5 { return "" }
-                    unlink(last.path)
-                }
-            }
-            // A file kitty reads and deletes (written whole, then renamed: never read half-written).
-            let n = Self.fileCount.add(1, ordering: .relaxed).newValue
-            let path = "\(dir)/\(Self.filePrefix)\(n).rgb"
-            if (try? FileIO.replace(path, with: image.pixels, temporary: path + ".part", mode: 0o600, durability: .none)) != nil {
-                if id == 1 { Self.unread.withLock { $0 = (path, Date().timeIntervalSince1970) } }
-                Self.directoriesUsed.withLock { _ = $0.insert(dir) }
-                return at + "\u{1B}_G\(head),t=t;\(Data(path.utf8).base64EncodedString())\u{1B}\\"
-            }
-        }
-        let packed = image.deflated().flatMap { $0.count < image.pixels.count ? $0 : nil }   // (noise does not shrink)
-        let data = Data(packed ?? image.pixels).base64EncodedString()
-        let compression = packed == nil ? "" : ",o=z"
-        var out = at
-        var i = data.startIndex
-        var first = true
-        while i < data.endIndex {
-            let j = data.index(i, offsetBy: 4096, limitedBy: data.endIndex) ?? data.endIndex
-            let more = j < data.endIndex ? 1 : 0
-            out += "\u{1B}_G\(first ? head + compression + ",m=\(more)" : "m=\(more)");\(data[i..<j])\u{1B}\\"
-            first = false
-            i = j
-        }
-        return out
-    }
-
-    /// Removes picture files of this process kitty has not read (written just before quitting).
-    public func removeLeftovers() {
-        guard let dir = fileDirectory else { return }
-        Self.removeLeftovers(in: dir)
-    }
-
-    /// Removes this process's unread picture files from every directory pictures went to (on a signal, before exit).
-    public static func removeAllLeftovers() {
-        for dir in directoriesUsed.withLock({ $0 }) { removeLeftovers(in: dir) }
-    }
-
-    private static func removeLeftovers(in dir: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
-        for name in names where name.hasPrefix(filePrefix) { unlink("\(dir)/\(name)") }
-    }
-    private static let directoriesUsed = Locked<Set<String>>([])
-
-    /// Deletes the placed images (the picture and the overlay).
-    public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\" + clearOverlay() }
 }
 
 /// iTerm2 inline images (also WezTerm, Konsole, VS Code): a PNG in OSC 1337.
