@@ -24,30 +24,30 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     }
 
     let path: String
-    private let options: Options
-    private let terminal = RawTerminal(input: PlayerApp.keyboard(), output: 1)
-    private let player: Player
-    private var renderer: FrameRenderer = NoGraphicsRenderer()
+    let options: Options
+    let terminal = RawTerminal(input: PlayerApp.keyboard(), output: 1)
+    let player: Player
+    var renderer: FrameRenderer = NoGraphicsRenderer()
     var composer: PlayerFrameComposer!
-    private let events = Locked<[InputEvent]>([])
-    private let quit = Atomic<Bool>(false)
-    private let resized = Atomic<Bool>(true)
-    private var exact: Bool
+    let events = Locked<[InputEvent]>([])
+    let quit = Atomic<Bool>(false)
+    let resized = Atomic<Bool>(true)
+    var exact: Bool
     var layout = PlayerLayout(columns: 80, rows: 24)
-    private var cellPixels = (w: 8, h: 16)
-    private var lastStatus = ""
-    private var dragging = false
-    private var rates: [Double] = [0.25, 0.5, 1, 1.5, 2, 4]
+    var cellPixels = (w: 8, h: 16)
+    var lastStatus = ""
+    var dragging = false
+    var rates: [Double] = [0.25, 0.5, 1, 1.5, 2, 4]
     /// What the status line says about graphics ("sixel", "blocks256 (tmux/screen: …)").
-    private var graphicsLabel = ""
+    var graphicsLabel = ""
     /// Frame pacing: when the last picture was written and how long the write took. A terminal slower than the
     /// video gets fewer pictures (dropped here), never a backlog that delays keys.
-    private var lastPictureAt = 0.0
-    private var lastPictureCost = 0.0
-    private var rateIndex = 2
+    var lastPictureAt = 0.0
+    var lastPictureCost = 0.0
+    var rateIndex = 2
     /// Until when the status line gives the whole reason there is no sound (then just "no sound").
-    private var soundNoticeUntil = 0.0
-    private var soundProblemSeen: String? = nil
+    var soundNoticeUntil = 0.0
+    var soundProblemSeen: String? = nil
     /// The loudness strip's buckets as the background scan delivers them, and how many had arrived when last drawn.
     let loudness = Locked(LoudnessStrip(count: PlayerApp.loudnessBuckets))
     var loudnessDrawn = -1
@@ -61,10 +61,10 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     static let loudnessBuckets = 1000
     /// Hover previews: pictures from a second decoder (nil without video or graphics), where the pointer is over the
     /// bar (nil: not over it), what is on screen now, and the last main picture (drawn again where a preview was).
-    private var hover: HoverThumbnails? = nil
-    private var hoverPreview = HoverPreview()
-    private var lastImage: RGBImage? = nil
-    private var lastImageUnpainted = false
+    var hover: HoverThumbnails? = nil
+    var hoverPreview = HoverPreview()
+    var lastImage: RGBImage? = nil
+    var lastImageUnpainted = false
 
     /// A player app for `path`; nothing happens until ``run()``.
     public init(path: String, options: Options) {
@@ -137,7 +137,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         return 0
     }
 
-    private func startInputThread() {
+    func startInputThread() {
         let t = Thread { [self] in
             var decoder = KeyDecoder()
             while !quit.load(ordering: .relaxed) {
@@ -168,7 +168,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         t.start()
     }
 
-    private func handleResize(_ info: PlayerMediaInfo?) {
+    func handleResize(_ info: PlayerMediaInfo?) {
         guard resized.exchange(false, ordering: .relaxed) else { return }
         if let s = TerminalOutput.size(1) {
             layout = PlayerLayout(columns: s.columns, rows: s.rows, hasLoudnessStrip: showsLoudness)
@@ -193,14 +193,14 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         player.seek(to: player.currentTime, toleranceBefore: .zero, toleranceAfter: .zero)
     }
 
-    private func aspectRatio(_ info: PlayerMediaInfo?) -> Double {
+    func aspectRatio(_ info: PlayerMediaInfo?) -> Double {
         guard let i = info, i.displayWidth > 0, i.displayHeight > 0 else { return 16.0 / 9.0 }
         return Double(i.displayWidth) / Double(i.displayHeight)
     }
 
     // MARK: - Input
 
-    private func handle(_ e: InputEvent, _ info: PlayerMediaInfo?) {
+    func handle(_ e: InputEvent, _ info: PlayerMediaInfo?) {
         switch e {
         case .character("q"), .character("Q"), .escape, .interrupt: quit.store(true, ordering: .relaxed)
         case .character(" "): player.rate == 0 ? player.play() : player.pause()
@@ -258,7 +258,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     }
 
     /// The pointer is over the bar at `column` (nil: it left): ask for that time's picture, without touching playback.
-    private func hoverMoved(to column: Int?) {
+    func hoverMoved(to column: Int?) {
         let span = player.seekableSpan
         guard let column, span.isNumeric, span > .zero else { hoverPreview.pointer = nil; return }
         let time = MediaTime.time(atFraction: layout.bar.fraction(forColumn: column), of: MediaTimeRange(start: player.startTime, duration: span))
@@ -267,84 +267,9 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         hover?.request(time)
     }
 
-    private func setRate(index: Int) {
+    func setRate(index: Int) {
         rateIndex = min(max(index, 0), rates.count - 1)
         if player.rate > 0 { player.rate = rates[rateIndex] } else { player.rate = rates[rateIndex]; player.pause() }
         lastStatus = ""
-    }
-
-    // MARK: - Drawing
-
-    /// The sound's part of the status line: the volume, "muted", or why there is no sound (in full for 5 s).
-    private func soundLabel(now: Double) -> String {
-        let s = player.soundStatus
-        guard s.isAvailable else {
-            guard let problem = s.problem else { return "" }
-            if problem != soundProblemSeen { soundProblemSeen = problem; soundNoticeUntil = now + 5 }
-            return now < soundNoticeUntil ? "no sound (\(problem))" : "no sound"
-        }
-        let level = (s.streamCount > 1 ? "audio \(s.streamNumber)/\(s.streamCount) " : "")
-            + (s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%") + (player.playsScrubSound ? "" : ", scrub sound off")
-        return level
-    }
-
-    /// The hover box for the pointer at `pointerColumn`; label only without `pictures`.
-    private func hoverBox(pointerColumn: Int, pictures: Bool, _ info: PlayerMediaInfo?) -> HoverPreviewBox {
-        HoverPreviewBox(layout: layout, renderer: pictures ? renderer : nil, cellPixels: cellPixels,
-                        aspect: info?.hasVideo == true ? aspectRatio(info) : nil, pointerColumn: pointerColumn)
-    }
-
-    private func draw(_ info: PlayerMediaInfo?) {
-        var out = ""
-        let now = player.clock.now()
-        let pointerColumn = hoverPreview.pointer?.column ?? 0
-        let hoverPlan = hoverPreview.plan(box: hoverBox(pointerColumn: pointerColumn, pictures: hover != nil && hover?.failure == nil, info),
-                                          answer: hover?.newest, renderer: renderer)
-        // Pacing: the next picture waits until the terminal had as long as the last one took to write.
-        // kitty's pictures go outside the synchronized update: kitty holds what comes inside one in a bounded
-        // buffer, and a large picture overflowed it (no picture shown, "too much data in pending mode").
-        var unsynchronized = ""
-        var picture = ""
-        let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspectRatio(info))
-        // One reading of the player for the picture, the bar and the status line.
-        let snap = player.snapshot(takingFrame: renderer.drawsPictures && now - lastPictureAt >= lastPictureCost)
-        if let frame = snap.frame {
-            lastImage = frame.image
-            picture = composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
-            lastImageUnpainted = picture.isEmpty
-        } else if hoverPlan.needsPicture || lastImageUnpainted, let image = lastImage {
-            // What the preview covered, or a picture the renderer put off (kitty had not read the one before: paused,
-            // no later frame would ever bring it).
-            picture = composer.paint(image, geometry: g, cellPixels: cellPixels)
-            lastImageUnpainted = picture.isEmpty
-        }
-        let overlay = hoverPreview.draw(painted: !picture.isEmpty, renderer: renderer, cellPixels: cellPixels, color: composer.color)
-        if renderer.writesPicturesUnsynchronized {
-            unsynchronized = picture + overlay.picture
-            out += hoverPlan.erase + overlay.label
-        } else {
-            out += hoverPlan.erase + picture + overlay.picture + overlay.label
-        }
-        let current = snap.time, start = snap.start, span = snap.seekableSpan
-        var line = StatusLine(playing: snap.rate > 0, current: current - start, duration: snap.duration, rate: rates[rateIndex],
-                              exactSeeks: exact, graphics: graphicsLabel, dropped: player.frameStatistics.dropped)
-        line.sound = soundLabel(now: now)
-        let chapters = info?.chapters ?? []
-        if let i = chapters.index(at: current) {
-            line.chapter = "\(i + 1)/\(chapters.count)" + (chapters[i].title.map { " " + $0 } ?? "")
-        }
-        let fraction = snap.fraction
-        let ticks = span.isNumeric && span > .zero ? chapters.dropFirst().map { ($0.start - start).fraction(of: span) } : []
-        let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks)
-        if status != lastStatus { out += status; lastStatus = status }
-        if !hoverPlan.erase.isEmpty { loudnessDrawn = -1; tallDrawn = nil }   // (an erased box may have covered them)
-        out += loudnessRow()
-        out += loudnessPicture(info, fraction: fraction)
-        guard !out.isEmpty || !unsynchronized.isEmpty, !quit.load(ordering: .relaxed) else { return }
-        let began = player.clock.now()
-        if !unsynchronized.isEmpty { terminal.write(unsynchronized) }
-        if !out.isEmpty { terminal.write("\u{1B}[?2026h" + out + "\u{1B}[?2026l") }
-        let took = player.clock.now() - began
-        if out.count + unsynchronized.count > 4096 { lastPictureAt = began; lastPictureCost = took }
     }
 }
