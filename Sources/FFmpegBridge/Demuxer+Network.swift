@@ -34,6 +34,27 @@ extension Demuxer {
         public var seconds: Double
         /// Attempts to connect.
         public var attempts: Int
+
+        /// A timeout after `seconds` and `attempts`.
+        public init(seconds: Double, attempts: Int) {
+            self.seconds = seconds
+            self.attempts = attempts
+        }
+    }
+
+    /// A URL's connection broke while opening (reset, closed, an I/O error — not a timeout): worth another attempt
+    /// if time is left. `failure` is what to report when none is made.
+    public struct ConnectionBroken: Error, Sendable {
+        /// FFmpeg's error for this attempt.
+        public var failure: FFmpegError
+        /// Seconds this attempt took.
+        public var seconds: Double
+
+        /// A broken connection that failed with `failure` after `seconds`.
+        public init(failure: FFmpegError, seconds: Double) {
+            self.failure = failure
+            self.seconds = seconds
+        }
     }
 
     /// Monotonic seconds (FFmpeg's clock, as the interrupt deadline's).

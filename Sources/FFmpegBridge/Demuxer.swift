@@ -26,7 +26,11 @@ public final class Demuxer {
     ///   pixels is refused before any probing (``PictureTooLarge``), so no decoder is opened for it at all.
     /// - Parameter probes: false to stop at the container's header (nothing read or decoded beyond it): what it says
     ///   is all there is, so the pixel format, a bitstream's own tags and timings the probe would estimate stay unknown.
-    public init(path: String, probesStills: Bool, maxPixels: Int = 0, refusesOversized: Bool = false, probes: Bool = true) throws {
+    /// - Parameter timeLeft: for a URL, the seconds this open may take in all (connecting, FFmpeg's own reconnects,
+    ///   probing); nil for ``networkTimeout``. One attempt: a connection that broke is reported as
+    ///   ``ConnectionBroken`` and trying again is the caller's policy.
+    public init(path: String, probesStills: Bool, maxPixels: Int = 0, refusesOversized: Bool = false, probes: Bool = true,
+                timeLeft: Double? = nil) throws {
         self.path = path
         let isURL = Demuxer.isURL(path)
         let target: String
@@ -36,65 +40,53 @@ public final class Demuxer {
         } else {
             target = "file:" + (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
         }
-        // A URL gets one deadline for the whole open — connecting, reconnects, probing — and is tried again after a
-        // connection that broke (not one that timed out: the time is spent), with back-off, inside it.
         let timeout = Demuxer.networkTimeout
+        let remaining = timeLeft ?? timeout
         let began = Demuxer.now()
         let reconnectsBefore = scrub_ffmpeg_reconnects()
-        var attempts = 0
         /// The open gave up: how long it waited and how many connections were tried (FFmpeg's reconnects too).
         func timedOut() -> TimedOut {
-            TimedOut(seconds: Demuxer.now() - began, attempts: attempts + scrub_ffmpeg_reconnects() - reconnectsBefore)
+            TimedOut(seconds: Demuxer.now() - began, attempts: 1 + scrub_ffmpeg_reconnects() - reconnectsBefore)
         }
-        var backoff = 0.25
-        var opening: UnsafeMutablePointer<AVFormatContext>? = nil
-        var deadline: UnsafeMutablePointer<scrub_deadline>? = nil
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "pattern_type", "none", 0)   // image2: names with % are not sequences
+        if isURL {
+            // Bounded waits and reconnects with back-off (mid-stream too), all inside the deadline; seeking is by
+            // HTTP range requests (a `moov` at the end costs one more range, not a download).
+            av_dict_set(&options, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)   // µs, per request
+            av_dict_set(&options, "reconnect", "1", 0)
+            av_dict_set(&options, "reconnect_on_network_error", "1", 0)
+            av_dict_set(&options, "reconnect_delay_max", "4", 0)      // s: 0, 1, 2, 4 — then give up
+            av_dict_set(&options, "user_agent", "scrubkit", 0)
+        }
+        var opening: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        // Remote sources get an interrupt deadline (re-armed by every read and seek); FFmpeg frees ctx itself
+        // when the open fails.
+        let deadline = opening != nil && isURL ? scrub_deadline_install(opening) : nil
+        scrub_deadline_set(deadline, max(0.1, remaining))
+        // Progressive files over HTTP are read in bounded ranges (see scrub_ranged_open in the shim); playlists
+        // are left to FFmpeg's HLS demuxer, which opens its segments itself.
         var ranged: UnsafeMutablePointer<AVIOContext>? = nil
-        while true {
-            attempts += 1
-            let remaining = timeout - (Demuxer.now() - began)
-            var options: OpaquePointer? = nil
-            defer { av_dict_free(&options) }
-            av_dict_set(&options, "pattern_type", "none", 0)   // image2: names with % are not sequences
-            if isURL {
-                // Bounded waits and reconnects with back-off (mid-stream too), all inside the deadline; seeking is by
-                // HTTP range requests (a `moov` at the end costs one more range, not a download).
-                av_dict_set(&options, "rw_timeout", String(Int64(timeout * 1_000_000)), 0)   // µs, per request
-                av_dict_set(&options, "reconnect", "1", 0)
-                av_dict_set(&options, "reconnect_on_network_error", "1", 0)
-                av_dict_set(&options, "reconnect_delay_max", "4", 0)      // s: 0, 1, 2, 4 — then give up
-                av_dict_set(&options, "user_agent", "scrubkit", 0)
+        if let c = opening, isURL, !Demuxer.isPlaylist(path), ProcessInfo.processInfo.environment["SCRUBKIT_OPEN_ENDED_RANGES"] == nil {
+            ranged = scrub_ranged_open(path, options, c.pointee.interrupt_callback)
+            if let ranged {
+                c.pointee.pb = ranged
+                c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
             }
-            opening = avformat_alloc_context()
-            // Remote sources get an interrupt deadline (re-armed by every read and seek); FFmpeg frees ctx itself
-            // when the open fails.
-            deadline = opening != nil && isURL ? scrub_deadline_install(opening) : nil
-            scrub_deadline_set(deadline, max(0.1, remaining))
-            // Progressive files over HTTP are read in bounded ranges (see scrub_ranged_open in the shim); playlists
-            // are left to FFmpeg's HLS demuxer, which opens its segments itself.
-            ranged = nil
-            if let c = opening, isURL, !Demuxer.isPlaylist(path), ProcessInfo.processInfo.environment["SCRUBKIT_OPEN_ENDED_RANGES"] == nil {
-                ranged = scrub_ranged_open(path, options, c.pointee.interrupt_callback)
-                if let ranged {
-                    c.pointee.pb = ranged
-                    c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-                }
-            }
-            let opened = avformat_open_input(&opening, target, nil, &options)
-            if opened >= 0, opening != nil { break }
+        }
+        let opened = avformat_open_input(&opening, target, nil, &options)
+        guard opened >= 0, opening != nil else {
             av_free(deadline)
             scrub_ranged_close(ranged)
-            let elapsed = Demuxer.now() - began
-            if isURL && (opened == scrub_averror_exit() || opened == -ETIMEDOUT || elapsed >= timeout) {
+            if isURL && (opened == scrub_averror_exit() || opened == -ETIMEDOUT || Demuxer.now() - began >= remaining) {
                 throw timedOut()
             }
-            let broken = [-ECONNRESET, -EPIPE, -EIO, -ECONNABORTED].contains(opened)
-            if isURL && broken && elapsed + backoff < timeout {
-                usleep(UInt32(backoff * 1_000_000))
-                backoff *= 2
-                continue
+            let failure = FFmpegError(opened, "open")
+            if isURL && [-ECONNRESET, -EPIPE, -EIO, -ECONNABORTED].contains(opened) {
+                throw ConnectionBroken(failure: failure, seconds: Demuxer.now() - began)
             }
-            throw FFmpegError(opened, "open")
+            throw failure
         }
         let ctx = opening!
         context = ctx   // from here on, deinit closes it (also when the next call throws)

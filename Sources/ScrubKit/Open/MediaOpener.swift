@@ -22,6 +22,14 @@ enum MediaOpener {
         /// The container's header alone, nothing probed (``EarlyFrame``: an MP4/MOV header holds the sizes, times and
         /// index a picture needs), with `.lean`'s pixel limit.
         case headerOnly(pixelLimit: Int)
+
+        /// The pixel limit this probing applies (0: none).
+        var pixelLimit: Int {
+            switch self {
+            case .full(let limit), .lean(let limit), .headerOnly(let limit): return limit
+            case .again: return 0
+            }
+        }
     }
 
     /// A clear error if `path` is missing, a directory or unreadable; nil when it can be opened.
@@ -87,21 +95,24 @@ enum MediaOpener {
     /// opened). Errors are ``MediaError``s naming the file.
     static func demux(_ path: String, _ probing: Probing) throws -> Demuxer {
         openCounts.withLock { counts in counts?[path, default: 0] += 1 }
-        switch probing {
-        case .full(let limit):
-            do { return try Demuxer(path: path, maxPixels: limit) } catch { throw MediaError.opening(path, error) }
-        case .lean(let limit), .headerOnly(let limit):
-            do {
-                let probes: Bool
-                if case .headerOnly = probing { probes = false } else { probes = true }
-                return try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true, probes: probes)
-            } catch let big as Demuxer.PictureTooLarge {
-                throw MediaError.overPixelLimit(path, width: big.width, height: big.height, limit: limit)
-            } catch {
-                throw MediaError.opening(path, error)
+        do {
+            return try NetworkRetry(timeout: Demuxer.networkTimeout).run { timeLeft in
+                switch probing {
+                case .full(let limit):
+                    return try Demuxer(path: path, probesStills: true, maxPixels: limit, timeLeft: timeLeft)
+                case .lean(let limit), .headerOnly(let limit):
+                    let probes: Bool
+                    if case .headerOnly = probing { probes = false } else { probes = true }
+                    return try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true,
+                                       probes: probes, timeLeft: timeLeft)
+                case .again:
+                    return try Demuxer(path: path, probesStills: false, timeLeft: timeLeft)
+                }
             }
-        case .again:
-            do { return try Demuxer(path: path, probesStills: false) } catch { throw MediaError.opening(path, error) }
+        } catch let big as Demuxer.PictureTooLarge {
+            throw MediaError.overPixelLimit(path, width: big.width, height: big.height, limit: probing.pixelLimit)
+        } catch {
+            throw MediaError.opening(path, error)
         }
     }
 }
