@@ -205,7 +205,7 @@ enum ThumbCommand {
             // is a PNG at one of the desktop's sizes, which would need decoding and scaling again) while the entry
             // stays as it was (another program may replace it).
             let side = DesktopThumbnailer.flavor(for: gen.maximumSize)?.rawValue ?? 0
-            func key(_ stamp: String) -> String {
+            func key(_ stamp: String) -> CacheKey {
                 gen.fileCacheKey(for: times[0], format: format, quality: quality, identity: identity, via: "desktop:" + stamp)
             }
             if let stamp = CommandCache.desktop.desktop.entryStamp(path: gen.path, longestSide: side),

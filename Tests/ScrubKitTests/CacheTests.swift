@@ -300,7 +300,11 @@ struct ThumbnailCacheTests {
         let gen = base.generator(for: "/a.mp4", parallelFiles: 1)
         #expect(base.signature.contains(gen.settingsKey.joined(separator: "|")))
         let identity = try #require(SourceIdentity(path: Corpus.sample("image.png")))
-        #expect(gen.cacheKey(for: .absolute(.zero), identity: identity)
-                == (["v1", identity.description, TimeExpression.absolute(.zero).description] + gen.settingsKey).joined(separator: "|"))
+        let key = gen.cacheKey(for: .absolute(.zero), identity: identity)
+        #expect(key.parts == [TimeExpression.absolute(.zero).description] + gen.settingsKey)
+        // Entry names on disk are what earlier releases wrote (a user's cache stays valid across the key type).
+        #expect(key.description == (["pixels", "v1", identity.description, "0s"] + gen.settingsKey).joined(separator: "|"))
+        #expect(gen.fileCacheKey(for: .absolute(.zero), format: .png, quality: 80, identity: identity, via: "desktop:s").description
+                == (["file", "v1", identity.description, "0s"] + gen.settingsKey + ["png", "q80", "desktop:s"]).joined(separator: "|"))
     }
 }

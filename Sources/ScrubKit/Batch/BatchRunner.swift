@@ -122,8 +122,9 @@ public final class BatchRunner: Sendable {
             result.resumed = true
             return result
         }
-        let cacheKey = options.cache == nil || identity.isEmpty ? nil
-            : "batch|v1|\(identity)|\(options.signature)|\(naming.name(source: source, index: 0, seconds: nil, ext: "x"))"
+        let cacheKey = options.cache == nil ? nil : sourceIdentity.map {
+            CacheKey(.batch, identity: $0, parts: [options.signature, naming.name(source: source, index: 0, seconds: nil, ext: "x")])
+        }
         if let cacheKey, let cached = cachedOutputs(cacheKey, source: source) {
             do {
                 for (name, bytes) in cached.files { try AtomicFile.write(bytes, to: outputPath(name)) }
@@ -218,7 +219,7 @@ public final class BatchRunner: Sendable {
     }
 
     /// A file's result recorded (resume state, cache) and timed.
-    private func finished(_ result: BatchFileResult, key: String, identity: String, cacheKey: String?, began: Date) -> BatchFileResult {
+    private func finished(_ result: BatchFileResult, key: String, identity: String, cacheKey: CacheKey?, began: Date) -> BatchFileResult {
         var result = result
         if !result.failed {
             remember(key, identity: identity, result.records)
@@ -246,7 +247,7 @@ public final class BatchRunner: Sendable {
     // MARK: - Cache
 
     /// A file's outputs in the cache: records (JSON lines), then each file as name and bytes.
-    private func storeOutputs(_ result: BatchFileResult, key: String) {
+    private func storeOutputs(_ result: BatchFileResult, key: CacheKey) {
         var w = ByteWriter()
         let records = Array(result.records.map { $0.json.text }.joined(separator: "\n").utf8)
         w.int(records.count); w.bytes += records
@@ -256,11 +257,11 @@ public final class BatchRunner: Sendable {
             w.int(n.count); w.bytes += n
             w.int(bytes.count); w.bytes += bytes
         }
-        options.cache?.disk?.store(w.bytes, for: key)
+        options.cache?.store(w.bytes, for: key)
     }
 
-    private func cachedOutputs(_ key: String, source: String) -> (records: [BatchRecord], files: [(String, [UInt8])])? {
-        guard let b = options.cache?.disk?.bytes(for: key) else { return nil }
+    private func cachedOutputs(_ key: CacheKey, source: String) -> (records: [BatchRecord], files: [(String, [UInt8])])? {
+        guard let b = options.cache?.bytes(for: key) else { return nil }
         var r = ByteReader(b)
         func take(_ n: Int) -> [UInt8]? {
             guard n >= 0, n <= b.count - r.offset else { return nil }

@@ -10,7 +10,7 @@ import MediaTime
 /// Give one instance to many generators (it is `Sendable`); ``defaultDirectory`` and the default budgets are what `scrubkit` uses.
 public final class ThumbnailCache: Sendable {
     /// Pictures in memory, by key.
-    public let memory: MemoryCache<String, Thumbnail>
+    public let memory: MemoryCache<CacheKey, Thumbnail>
     /// Pictures (and encoded files, see ``encodedFile(for:)``) on disk; nil for a memory-only cache.
     public let disk: DiskCache?
 
@@ -40,18 +40,25 @@ public final class ThumbnailCache: Sendable {
     }
 
     /// The thumbnail stored for `key`: memory first, then disk (a disk hit is kept in memory too).
-    public func thumbnail(for key: String) -> Thumbnail? {
+    public func thumbnail(for key: CacheKey) -> Thumbnail? {
         if let t = memory.value(for: key) { return t }
-        guard let bytes = disk?.bytes(for: "pixels|" + key), let t = ThumbnailCache.decodeThumbnail(bytes) else { return nil }
+        guard let bytes = disk?.bytes(for: key.description), let t = ThumbnailCache.decodeThumbnail(bytes) else { return nil }
         memory.insert(t, for: key, cost: t.image.pixels.count)
         return t
     }
 
     /// Keeps `thumbnail` under `key` in memory and on disk.
-    public func store(_ thumbnail: Thumbnail, for key: String) {
+    public func store(_ thumbnail: Thumbnail, for key: CacheKey) {
         memory.insert(thumbnail, for: key, cost: thumbnail.image.pixels.count)
-        disk?.store(ThumbnailCache.encodeThumbnail(thumbnail), for: "pixels|" + key)
+        disk?.store(ThumbnailCache.encodeThumbnail(thumbnail), for: key.description)
     }
+
+    /// The payload stored on disk for `key` (scene lists, batch outputs: entries whose layout their kind's owner
+    /// reads), nil when absent, damaged or memory-only.
+    public func bytes(for key: CacheKey) -> [UInt8]? { disk?.bytes(for: key.description) }
+
+    /// Keeps `payload` on disk for `key` (nothing in a memory-only cache).
+    public func store(_ payload: [UInt8], for key: CacheKey) { disk?.store(payload, for: key.description) }
 
     // MARK: - Encoded files
 
@@ -100,8 +107,8 @@ public final class ThumbnailCache: Sendable {
     }
 
     /// An encoded file stored on disk for `key` (whose key must include the format and quality).
-    public func encodedFile(for key: String) -> EncodedFile? {
-        guard let b = disk?.bytes(for: "file|" + key) else { return nil }
+    public func encodedFile(for key: CacheKey) -> EncodedFile? {
+        guard let b = disk?.bytes(for: key.description) else { return nil }
         var r = ByteReader(b)
         guard let req = r.time(), let act = r.time(), let w = r.int(), let h = r.int(), let rot = r.int(), let flags = r.int(),
               w > 0, h > 0 else { return nil }
@@ -110,11 +117,11 @@ public final class ThumbnailCache: Sendable {
     }
 
     /// Stores an encoded file on disk.
-    public func store(_ file: EncodedFile, for key: String) {
+    public func store(_ file: EncodedFile, for key: CacheKey) {
         var w = ByteWriter()
         w.time(file.requestedTime); w.time(file.actualTime)
         w.int(file.width); w.int(file.height); w.int(file.rotation); w.int((file.isExact ? 1 : 0) | (file.isApproximate ? 2 : 0))
-        disk?.store(w.bytes + file.bytes, for: "file|" + key)
+        disk?.store(w.bytes + file.bytes, for: key.description)
     }
 
     // MARK: - Pictures as bytes

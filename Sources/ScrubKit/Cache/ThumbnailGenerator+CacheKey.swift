@@ -30,8 +30,8 @@ extension ThumbnailGenerator {
     /// setting that changes the pixels or the frame chosen (size, upscaling, transform, tolerances, tone mapping,
     /// shrink-on-load, fast decoding, approximate frames, representative frames and their window). Settings that only
     /// change speed (parallel decoding, the pixel limit) are left out.
-    public func cacheKey(for time: TimeExpression, identity: SourceIdentity) -> String {
-        (["v1", identity.description, time.description] + settingsKey).joined(separator: "|")
+    public func cacheKey(for time: TimeExpression, identity: SourceIdentity) -> CacheKey {
+        CacheKey(.thumbnail, identity: identity, parts: [time.description] + settingsKey)
     }
 
     /// The settings that change the pixels or the frame chosen, in a fixed order: the one builder behind

@@ -25,8 +25,8 @@ extension ThumbnailGenerator {
     /// The key of `time`'s thumbnail encoded as `format` at `quality` in a ``ThumbnailCache`` (the file's identity, the
     /// settings, the time as asked: no FFmpeg needed to find it); `via` tells apart files made another way (the
     /// desktop's cache) from the same settings.
-    public func fileCacheKey(for time: TimeExpression, format: ImageFormat, quality: Int, identity: SourceIdentity, via: String = "") -> String {
-        cacheKey(for: time, identity: identity) + "|\(format.rawValue)|q\(quality)" + (via.isEmpty ? "" : "|" + via)
+    public func fileCacheKey(for time: TimeExpression, format: ImageFormat, quality: Int, identity: SourceIdentity, via: String = "") -> CacheKey {
+        cacheKey(for: time, identity: identity).derived(.encodedFile, adding: [format.rawValue, "q\(quality)"] + (via.isEmpty ? [] : [via]))
     }
 
     /// Thumbnails for `times` encoded as `format` files, in the order of `times`. With a `cache` (and a local file),
@@ -36,7 +36,7 @@ extension ThumbnailGenerator {
         var out: [FileResult] = []
         var misses: [(index: Int, time: TimeExpression)] = []
         let identity = cache == nil ? nil : SourceIdentity(path: path)
-        func key(_ t: TimeExpression) -> String? { identity.map { fileCacheKey(for: t, format: format, quality: quality, identity: $0) } }
+        func key(_ t: TimeExpression) -> CacheKey? { identity.map { fileCacheKey(for: t, format: format, quality: quality, identity: $0) } }
         for (i, t) in times.enumerated() {
             if let k = key(t), let hit = cache?.encodedFile(for: k) {
                 out.append(FileResult(index: i, request: t, result: .success(hit), fromCache: true))

@@ -64,9 +64,10 @@ public struct SceneDetector: Sendable {
     /// The file's cuts and scenes as ``detect(in:isCancelled:found:)`` finds them, kept in `cache` (on disk) for the
     /// file as it is now and these settings: a second run reads them instead of decoding. URLs are not cached.
     public func detect(in path: String, cache: ThumbnailCache?) throws -> (cuts: [SceneCut], scenes: [Scene]) {
-        guard let disk = cache?.disk, let identity = SourceIdentity(path: path) else { return try detect(in: path) }
-        let key = "scenes|v1|\(identity.description)|\(threshold)|\(minimumSceneLength.description)|\(isFrameAccurate)|\(keyframeDifference)"
-        if let bytes = disk.bytes(for: key) {
+        guard let cache, cache.disk != nil, let identity = SourceIdentity(path: path) else { return try detect(in: path) }
+        let key = CacheKey(.scenes, identity: identity, parts: ["\(threshold)", minimumSceneLength.description, "\(isFrameAccurate)",
+                                                              "\(keyframeDifference)"])
+        if let bytes = cache.bytes(for: key) {
             var r = ByteReader(bytes)
             if let start = r.time(), let end = r.time(), let n = r.int(), n >= 0, n <= 1_000_000 {
                 var cuts: [SceneCut] = []
@@ -82,7 +83,7 @@ public struct SceneDetector: Sendable {
             var w = ByteWriter()
             w.time(first.start); w.time(last.start + last.duration); w.int(found.cuts.count)
             for c in found.cuts { w.time(c.time); w.int(Int((c.score * 1_000_000).rounded())) }
-            disk.store(w.bytes, for: key)
+            cache.store(w.bytes, for: key)
         }
         return found
     }
