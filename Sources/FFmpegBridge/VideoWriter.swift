@@ -1,17 +1,13 @@
 import CFFmpeg
 import Foundation
 
-/// Writes an H.264 MP4 from RGB pictures (libx264 when present, else FFmpeg's default H.264 encoder), for
-/// generating benchmark inputs without the ffmpeg CLI. Owns its contexts; not thread-safe.
+/// Writes an H.264 MP4 from RGB pictures (libx264 when present, else FFmpeg's default H.264 encoder): animated
+/// previews, and benchmark inputs made without the ffmpeg CLI. Owns its contexts; not thread-safe.
 public final class VideoWriter {
-    private var format: UnsafeMutablePointer<AVFormatContext>?
-    private var codec: UnsafeMutablePointer<AVCodecContext>?
-    private var stream: UnsafeMutablePointer<AVStream>?
+    private let output: MuxedEncoder
     private var sws: OpaquePointer?
     private let frame: Frame
-    private let packet: Packet
     private var nextPTS: Int64 = 0
-    private var finished = false
     /// The frame size every appended picture must have.
     public let width: Int, height: Int
 
@@ -20,35 +16,16 @@ public final class VideoWriter {
         self.width = width
         self.height = height
         frame = try Frame()
-        packet = try Packet()
-        var fmt: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(avformat_alloc_output_context2(&fmt, nil, "mp4", path), "create \(path)")
-        format = fmt
-        guard let enc = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_H264) else {
+        guard let encoder = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_H264) else {
             throw FFmpegError(operation: "encode H.264", message: "this FFmpeg has no H.264 encoder")
         }
-        codec = avcodec_alloc_context3(enc)
-        guard let c = codec, let f = format else { throw FFmpegError(operation: "encode", message: "out of memory") }
-        c.pointee.width = Int32(width)
-        c.pointee.height = Int32(height)
-        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        c.pointee.time_base = AVRational(num: 1, den: fps)
-        c.pointee.framerate = AVRational(num: fps, den: 1)
-        c.pointee.gop_size = gop
-        c.pointee.thread_count = 0
-        if (f.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        var opts: OpaquePointer? = nil
-        defer { av_dict_free(&opts) }
-        av_dict_set(&opts, "preset", "veryfast", 0)
-        av_dict_set(&opts, "crf", String(crf), 0)
-        av_dict_set(&opts, "x264-params", "keyint=\(gop):min-keyint=\(gop):scenecut=0", 0)
-        try check(avcodec_open2(c, enc, &opts), "open H.264 encoder")
-        stream = avformat_new_stream(f, nil)
-        guard let st = stream else { throw FFmpegError(operation: "encode", message: "cannot add a stream") }
-        try check(avcodec_parameters_from_context(st.pointee.codecpar, c), "configure stream")
-        st.pointee.time_base = c.pointee.time_base
-        try check(avio_open(&f.pointee.pb, path, AVIO_FLAG_WRITE), "open \(path)")
-        try check(avformat_write_header(f, nil), "write header")
+        output = try MuxedEncoder(path: path, container: "mp4", encoder: encoder, what: "H.264", width: width, height: height,
+                                  pixelFormat: AV_PIX_FMT_YUV420P, fps: fps,
+                                  options: [("preset", "veryfast"), ("crf", String(crf)),
+                                            ("x264-params", "keyint=\(gop):min-keyint=\(gop):scenecut=0")]) { c in
+            c.pointee.gop_size = gop
+            c.pointee.thread_count = 0
+        }
         frame.pointer.pointee.width = Int32(width)
         frame.pointer.pointee.height = Int32(height)
         frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
@@ -66,28 +43,11 @@ public final class VideoWriter {
         }
         frame.pointer.pointee.pts = nextPTS
         nextPTS += 1
-        try send(frame.pointer)
-    }
-
-    private func send(_ f: UnsafeMutablePointer<AVFrame>?) throws {
-        guard let codec, let format, let stream else { throw FFmpegError(operation: "encode", message: "the writer is not open") }
-        try encodeAndWrite(f, codec: codec, format: format, stream: stream, packet: packet)
+        try output.encode(frame.pointer)
     }
 
     /// Flushes the encoder and writes the trailer.
-    public func finish() throws {
-        guard !finished else { return }
-        finished = true
-        try send(nil)
-        try check(av_write_trailer(format), "write trailer")
-    }
+    public func finish() throws { try output.finish() }
 
-    deinit {
-        if let f = format {
-            if f.pointee.pb != nil { avio_closep(&f.pointee.pb) }
-            avformat_free_context(f)
-        }
-        avcodec_free_context(&codec)
-        sws_freeContext(sws)
-    }
+    deinit { sws_freeContext(sws) }
 }

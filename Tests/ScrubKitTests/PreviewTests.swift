@@ -73,6 +73,44 @@ struct PreviewTests {
                 "\(Array(gifPixel)) vs \(Array(reference.pixels[i..<(i + 3)]))")
     }
 
+    @Test func aGIFDecodesItsExcerptsOnceAsTheOtherFormatsDo() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-opens-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // (A copy of its own: opens are counted per path.)
+        let clip = dir + "/clip.mp4"
+        try FileManager.default.copyItem(atPath: try SceneTests.clip(), toPath: clip)
+        func opens(_ format: PreviewFormat) throws -> Int {
+            MediaOpener.openCounts.withLock { if $0 == nil { $0 = [:] } }
+            let before = MediaOpener.openCounts.withLock { $0?[clip] ?? 0 }
+            var o = PreviewOptions()
+            o.format = format
+            o.count = 3
+            _ = try PreviewMaker.make(clip, to: dir + "/out." + format.rawValue, options: o)
+            return MediaOpener.openCounts.withLock { $0?[clip] ?? 0 } - before
+        }
+        let webp = try opens(.webp), gif = try opens(.gif)
+        #expect(webp > 0 && gif == webp, "GIF \(gif) opens, WebP \(webp)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["clip.mp4", "out.webp", "out.gif"])
+    }
+
+    @Test func framesPastTheMemoryBudgetAreKeptInAFileThatLeavesNothing() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-spool-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let frames = (0..<5).map { i in (0..<12).map { UInt8(i * 16 + $0) } }
+        var spool: FrameSpool? = FrameSpool(frameBytes: 12, besides: dir + "/out.gif", memoryBudget: 24)
+        for f in frames { try spool!.append(f) }
+        var back: [[UInt8]] = []
+        try spool!.forEach { back.append($0) }
+        #expect(back == frames)
+        back = []
+        try spool!.forEach { back.append($0) }
+        #expect(back == frames, "read back again")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "the file is unlinked while in use")
+        spool = nil
+    }
+
     @Test func anOutputThatCannotBeWrittenLeavesNothing() throws {
         let clip = try SceneTests.clip()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-bad-\(UUID().uuidString)").path

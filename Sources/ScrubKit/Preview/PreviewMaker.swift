@@ -8,8 +8,8 @@ public enum PreviewFormat: String, Sendable, CaseIterable {
     case webp
     /// H.264 MP4 (libx264 when FFmpeg has it).
     case mp4
-    /// Animated GIF with one palette for the clip (libavfilter's palettegen and paletteuse; the frames are made
-    /// twice: once to learn the palette, once to write).
+    /// Animated GIF with one palette for the clip (libavfilter's palettegen and paletteuse; the frames are decoded
+    /// once and kept until the palette is learnt).
     case gif
 
     /// The format a file name's extension asks for.
@@ -104,7 +104,6 @@ public enum PreviewMaker {
             }
             return n
         }
-        if options.format == .gif { _ = try frames { image, _ in try sink.learn(image) } }
         let frames = try frames { image, n in try sink.add(image, at: n * 1000 / options.framesPerSecond) }
         guard frames > 0 else { sink.abandon(); throw MediaError(.decodeFailed, path: path, "no frame of the preview could be decoded") }
         let size = try sink.finish(at: frames * 1000 / options.framesPerSecond)
@@ -123,17 +122,14 @@ public enum PreviewMaker {
     }
 }
 
-/// Where a preview's frames go: an animated WebP assembled in memory and written atomically, or an MP4 or GIF written
-/// to a temporary file beside the output and moved into place. Every frame is cut to the first frame's size.
+/// Where a preview's frames go: the format's ``AnimationEncoder``, opened for the first frame's size (every later
+/// frame cut to it); any failure leaves nothing behind.
 private final class PreviewSink {
     private let output: String
     private let format: PreviewFormat
     private let quality: Int
     private let fps: Int
-    private var webp: AnimatedWebP? = nil
-    private var video: VideoWriter? = nil
-    private var gif: GIFWriter? = nil
-    private var temporary: String? = nil
+    private var encoder: (any AnimationEncoder)? = nil
     private var size: (width: Int, height: Int)? = nil
 
     init(output: String, format: PreviewFormat, quality: Int, fps: Int) {
@@ -143,73 +139,42 @@ private final class PreviewSink {
         self.fps = fps
     }
 
-    /// GIF's first pass: a frame the palette is learnt from.
-    func learn(_ image: RGBImage) throws {
-        try start(image)
-        do { try gif?.learn(fitted(image).pixels) } catch { abandon(); throw MediaError(.writeFailed, path: output, "cannot encode the preview: \(error)") }
-    }
-
-    private func fitted(_ image: RGBImage) throws -> RGBImage {
-        guard let size, image.width != size.width || image.height != size.height else { return image }
-        return try image.resized(width: size.width, height: size.height)
-    }
-
-    /// Opens the output for the first frame's size.
-    private func start(_ image: RGBImage) throws {
-        if size == nil {
-            // (H.264 wants even sides.)
-            let w = format == .mp4 ? image.width & ~1 : image.width, h = format == .mp4 ? image.height & ~1 : image.height
-            size = (max(2, w), max(2, h))
-            do {
-                switch format {
-                case .webp: webp = try AnimatedWebP(width: size!.width, height: size!.height, quality: quality)
-                case .mp4, .gif:
-                    let tmp = FileIO.temporaryPath(beside: output)   // (the writers name their format: the name's end does not matter)
-                    temporary = tmp
-                    if format == .mp4 {
-                        video = try VideoWriter(path: tmp, width: size!.width, height: size!.height, fps: Int32(fps), gop: Int32(fps * 2))
-                    } else {
-                        gif = try GIFWriter(path: tmp, width: size!.width, height: size!.height, fps: fps)
-                    }
-                }
-            } catch { abandon(); throw MediaError(.writeFailed, path: output, "cannot start the preview: \(error)") }
+    func add(_ image: RGBImage, at milliseconds: Int) throws {
+        let encoder = try start(image)
+        let picture = try fitted(image)
+        do { try encoder.add(picture, at: milliseconds) } catch {
+            abandon()
+            throw (error as? MediaError) ?? MediaError(.writeFailed, path: output, "cannot encode the preview: \(error)")
         }
     }
 
-    func add(_ image: RGBImage, at milliseconds: Int) throws {
-        try start(image)
-        let picture = try fitted(image)
-        do {
-            if let webp { try webp.add(picture.pixels, at: milliseconds) }
-            if let video { try video.append(picture.packed) }
-            if let gif { try gif.append(picture.pixels) }
-        } catch { abandon(); throw MediaError(.writeFailed, path: output, "cannot encode the preview: \(error)") }
-    }
-
     func finish(at milliseconds: Int) throws -> (width: Int, height: Int) {
-        do {
-            if let webp { try AtomicFile.write(try webp.finish(at: milliseconds), to: output) }
-            if let gif, let temporary {
-                try gif.finish()
-                try FileIO.moveIntoPlace(temporary, over: output)
-                self.temporary = nil
-            }
-            if let video, let temporary {
-                try video.finish()
-                try FileIO.moveIntoPlace(temporary, over: output)
-                self.temporary = nil
-            }
-        } catch {
+        do { try encoder?.finish(at: milliseconds) } catch {
             abandon()
             throw (error as? MediaError) ?? MediaError(.writeFailed, path: output, "cannot write the preview: \(error)")
         }
         return size ?? (0, 0)
     }
 
-    /// Leaves nothing behind (a half-written temporary file is removed).
-    func abandon() {
-        if let temporary { unlink(temporary) }
-        temporary = nil
+    /// Leaves nothing behind.
+    func abandon() { encoder?.abandon() }
+
+    /// The encoder, opened for the first frame's size.
+    private func start(_ image: RGBImage) throws -> any AnimationEncoder {
+        if let encoder { return encoder }
+        let even = format.needsEvenSides
+        let size = (width: max(2, even ? image.width & ~1 : image.width), height: max(2, even ? image.height & ~1 : image.height))
+        self.size = size
+        do {
+            let made = try format.encoder(output: output, width: size.width, height: size.height, fps: fps, quality: quality)
+            encoder = made
+            return made
+        } catch { throw MediaError(.writeFailed, path: output, "cannot start the preview: \(error)") }
+    }
+
+    private func fitted(_ image: RGBImage) throws -> RGBImage {
+        guard let size, image.width != size.width || image.height != size.height else { return image }
+        return try image.resized(width: size.width, height: size.height)
     }
 
     deinit { abandon() }
