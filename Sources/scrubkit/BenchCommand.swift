@@ -6,7 +6,7 @@ enum BenchCommand {
     static let spec = CommandSpec(
         name: "bench",
         abstract: "Measure decode vs downsample: time and memory of full RGBA decoding vs 1600/320 px thumbnails, each run in a fresh process.",
-        usage: "scrubkit bench [FILE...] [--runs N] [--json] [--svg FILE] [--png FILE]",
+        forms: ["[FILE...]"],
         options: [
             OptionSpec(names: ["--runs"], takesValue: true, valueName: "N", help: "Runs per mode (default 5, at least 3); modes alternate run by run."),
             OptionSpec(names: ["--json"], takesValue: false, help: "One JSON object per file and mode (medians, min, max) instead of the table."),
@@ -14,7 +14,7 @@ enum BenchCommand {
             OptionSpec(names: ["--png"], takesValue: true, valueName: "FILE", help: "Also write the chart as PNG."),
             OptionSpec(names: ["--inputs"], takesValue: true, valueName: "DIR", help: "Where the default inputs are generated (default: $TMPDIR/scrubkit-bench)."),
             OptionSpec(names: ["--cache"], takesValue: false, help: "Instead: measure the thumbnail cache on FILE (decode vs memory-tier hit vs disk-tier hit, disk lookups at 100/1,000/10,000 entries)."),
-            OptionSpec(names: ["--child"], takesValue: true, valueName: "MODE", help: "(internal) run one mode in this process and print its measurement."),
+            OptionSpec(names: ["--child"], takesValue: true, valueName: "MODE", help: "(internal) run one mode in this process and print its measurement.", hidden: true),
         ],
         discussion: """
         Without FILE: a generated 6048×4024 JPEG and a generated 2 s 4K H.264 clip. Modes: full decode to RGBA kept in

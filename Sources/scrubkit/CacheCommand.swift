@@ -6,7 +6,7 @@ enum CacheCommand {
     static let spec = CommandSpec(
         name: "cache",
         abstract: "Show the thumbnail caches (scrubkit's and the desktop's): locations, entries, size; --clear empties scrubkit's.",
-        usage: "scrubkit cache [--clear] [--clear-desktop] [--json]",
+        forms: [""],
         options: [
             OptionSpec(names: ["--clear"], takesValue: false, help: "Delete every entry of scrubkit's cache ($XDG_CACHE_HOME/scrubkit)."),
             OptionSpec(names: ["--clear-desktop"], takesValue: false, help: "Also delete the desktop's thumbnails (freedesktop.org cache: every program's)."),

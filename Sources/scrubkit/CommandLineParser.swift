@@ -18,6 +18,16 @@ struct OptionSpec {
     var help: String
     /// The values it accepts, when they are a fixed set (`png jpeg webp`): offered by shell completion.
     var values: [String] = []
+    /// The numbers it accepts (checked by ``ParsedArguments/int(_:command:)`` and ``ParsedArguments/number(_:command:)``).
+    var range: ClosedRange<Double>? = nil
+    /// Options it goes with: given without any of them, it is a usage error ("--spacing goes with --sheet").
+    var requires: [String] = []
+    /// Options it cannot be given with ("--preview does not go with --sheet").
+    var conflicts: [String] = []
+    /// Parsed but left out of help, usage, manual pages and completions (internal plumbing such as `bench --child`).
+    var hidden = false
+    /// The synopsis form it belongs to (``CommandSpec/forms``: 0 the first).
+    var form = 0
 
     /// What shell completion offers for the value: the fixed set, else files or directories from the value's name.
     var valueCompletion: ValueCompletion {
@@ -60,7 +70,9 @@ struct Example {
 struct CommandSpec {
     var name: String
     var abstract: String
-    var usage: String
+    /// The operands of each way to call it ("FILE", "--bench FILE"); the usage lines add the options of each form
+    /// (``usageLines``).
+    var forms: [String]
     var options: [OptionSpec]
     var discussion: String = ""
     /// What the command's operands (FILE, INPUT, …) are, for shell completion.
@@ -69,14 +81,16 @@ struct CommandSpec {
     var examples: [Example] = []
     /// Exit statuses beyond 0 and 64 (usage), for the manual page.
     var exitStatuses: [(Int32, String)] = [(1, "A file or a time failed (each is reported on standard error).")]
+    /// Options of which at most one may be given ("choose one of --exact, --fast, --tolerance").
+    var exclusive: [[String]] = []
 
     /// The options as `--help` and the manual page list them: the declared ones and `--help`.
     var documentedOptions: [OptionSpec] {
-        options + [OptionSpec(names: ["-h", "--help"], takesValue: false, help: "Show help for this command.")]
+        options.filter { !$0.hidden } + [OptionSpec(names: ["-h", "--help"], takesValue: false, help: "Show help for this command.")]
     }
 
     var helpText: String {
-        var s = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n\nOPTIONS:\n"
+        var s = "OVERVIEW: \(abstract)\n\nUSAGE: \(wrappedUsage)\n\nOPTIONS:\n"
         for o in documentedOptions {
             let left = o.names.joined(separator: ", ") + (o.takesValue ? " <\(o.valueName)>" : "")
             s += "  " + left.padding(toLength: max(left.count, 28), withPad: " ", startingAt: 0) + "  " + o.help + "\n"
@@ -91,10 +105,14 @@ struct ParsedArguments {
     var positional: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// Long names of the options given.
+    private var given: Set<String> = []
+    private let spec: CommandSpec
     var wantsHelp = false
 
     /// Parses `arguments` against `spec`; unknown options and missing values are usage errors.
     init(_ arguments: [String], spec: CommandSpec) throws {
+        self.spec = spec
         var i = 0
         var onlyPositional = false
         func canonical(_ name: String) -> OptionSpec? { spec.options.first { $0.names.contains(name) } }
@@ -113,6 +131,7 @@ struct ParsedArguments {
             guard let opt = canonical(name) else {
                 throw UsageError(message: "unknown option '\(name)'", command: spec.name)
             }
+            given.insert(opt.names.last!)
             let key = opt.names.last!
             if opt.takesValue {
                 let value: String
@@ -128,6 +147,23 @@ struct ParsedArguments {
                 flags.insert(key)
             }
         }
+        try check(spec)
+    }
+
+    /// The table's rules: at most one of each exclusive group, each option with one it requires and none it conflicts
+    /// with.
+    private func check(_ spec: CommandSpec) throws {
+        for group in spec.exclusive where group.filter(given.contains).count > 1 {
+            throw UsageError(message: "choose one of " + group.joined(separator: ", "), command: spec.name)
+        }
+        for o in spec.options where !o.requires.isEmpty && given.contains(o.names.last!) && !o.requires.contains(where: given.contains) {
+            throw UsageError(message: "\(o.names.last!) goes with " + o.requires.joined(separator: " or "), command: spec.name)
+        }
+        for o in spec.options where given.contains(o.names.last!) {
+            if let other = o.conflicts.first(where: given.contains) {
+                throw UsageError(message: "\(o.names.last!) does not go with \(other)", command: spec.name)
+            }
+        }
     }
 
     /// The last value given for the option whose long name is `name`.
@@ -135,6 +171,9 @@ struct ParsedArguments {
     /// Every value given for `name`.
     func values(_ name: String) -> [String] { values[name] ?? [] }
     func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// Whether the option whose long name is `name` was given (with a value or as a flag).
+    func has(_ name: String) -> Bool { given.contains(name) }
 
     /// An integer option within `range`.
     func int(_ name: String, in range: ClosedRange<Int>, command: String) throws -> Int? {
@@ -144,6 +183,32 @@ struct ParsedArguments {
         }
         return i
     }
+
+    /// An integer option within the range its ``OptionSpec`` declares.
+    func int(_ name: String) throws -> Int? {
+        let r = declaredRange(name)
+        return try int(name, in: Int(r.lowerBound)...Int(r.upperBound), command: spec.name)
+    }
+
+    /// A number option within the range its ``OptionSpec`` declares.
+    func number(_ name: String) throws -> Double? {
+        guard let v = value(name) else { return nil }
+        let r = declaredRange(name)
+        guard let x = Double(v), x.isFinite, r.contains(x) else {
+            throw UsageError(message: "\(name) expects a number in \(Self.format(r.lowerBound))…\(Self.format(r.upperBound)), got '\(v)'",
+                             command: spec.name)
+        }
+        return x
+    }
+
+    private func declaredRange(_ name: String) -> ClosedRange<Double> {
+        guard let r = spec.options.first(where: { $0.names.last == name })?.range else {
+            preconditionFailure("\(name) declares no range")
+        }
+        return r
+    }
+
+    private static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
 }
 
 /// Writes a line to standard error through fd 2 (the C `stderr` stream is not concurrency-safe in Swift 6).

@@ -1,3 +1,5 @@
+import ScrubKit
+
 /// The one table of scrubkit's commands: parsing, `--help`, the manual pages and the shell completions all read it.
 struct Subcommand: Sendable {
     /// Options, usage and help text.
@@ -35,9 +37,34 @@ let subcommands: [Subcommand] = [
 let globalOptions: [OptionSpec] = [
     OptionSpec(names: ["--version"], takesValue: false, help: "Print the version, FFmpeg's libraries found and the optional parts present (with --json: one JSON object)."),
     OptionSpec(names: ["--verbose"], takesValue: false, help: "Show FFmpeg's own log (hidden by default) and URLs whole."),
-    OptionSpec(names: ["--timeout"], takesValue: true, valueName: "SECONDS", help: "How long a URL may go without an answer, reconnects included, before scrubkit gives up (default 20, or SCRUBKIT_TIMEOUT)."),
+    OptionSpec(names: ["--timeout"], takesValue: true, valueName: "SECONDS", help: "How long a URL may go without an answer, reconnects included, before scrubkit gives up (default \(Int(ProcessSetup.defaultNetworkTimeout)), or SCRUBKIT_TIMEOUT).", range: 0.01...3600),
     OptionSpec(names: ["-h", "--help"], takesValue: false, help: "List the commands."),
 ]
+
+/// The global options that may stand anywhere on the command line (`--verbose`, `--timeout`), as a spec to parse
+/// them with; `--version` and `--help` are read only before a command.
+let anywhereOptions = CommandSpec(name: "", abstract: "", forms: [],
+                                  options: globalOptions.filter { !["--version", "--help"].contains($0.names.last!) })
+
+/// Takes the global options that may stand anywhere out of `args` (not after `--`), parsed by the table.
+func takeGlobalOptions(_ args: inout [String]) throws -> ParsedArguments {
+    var taken: [String] = [], kept: [String] = []
+    var i = 0
+    while i < args.count {
+        let arg = args[i]
+        if arg == "--" { kept += args[i...]; break }
+        let name = String(arg.prefix { $0 != "=" })
+        if let o = anywhereOptions.options.first(where: { $0.names.contains(name) }) {
+            taken.append(arg)
+            if o.takesValue && !arg.contains("=") && i + 1 < args.count { taken.append(args[i + 1]); i += 1 }
+        } else {
+            kept.append(arg)
+        }
+        i += 1
+    }
+    args = kept
+    return try ParsedArguments(taken, spec: anywhereOptions)
+}
 
 /// `scrubkit --help`.
 var topHelp: String {

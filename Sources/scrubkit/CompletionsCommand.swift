@@ -3,7 +3,7 @@ enum CompletionsCommand {
     static let spec = CommandSpec(
         name: "completions",
         abstract: "Print the shell completion script for bash, zsh or fish (commands, options, option values, media files).",
-        usage: "scrubkit completions bash|zsh|fish",
+        forms: ["bash|zsh|fish"],
         options: [],
         discussion: """
         The Debian package installs all three. By hand: scrubkit completions bash > ~/.local/share/bash-completion/completions/scrubkit;

@@ -6,7 +6,7 @@ enum DownsampleCommand {
     static let spec = CommandSpec(
         name: "downsample",
         abstract: "Shrink still images (JPEG, PNG, WebP, GIF first frame, BMP, TIFF) to a max pixel size, upright per EXIF.",
-        usage: "scrubkit downsample IMAGE... [--max-size N] [--out DIR] [--format F] [--json]",
+        forms: ["IMAGE..."],
         options: OutputOptions.specs + [
             OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Directory for the results (default: current directory)."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse images above N pixels, before decoding (default 150000000)."),

@@ -7,7 +7,7 @@ enum InfoCommand {
     static let spec = CommandSpec(
         name: "info",
         abstract: "Report what a media file holds: container, duration, the video stream's geometry and colour, audio, cover pictures.",
-        usage: "scrubkit info FILE... [--json] [--no-decode] [--scenes]",
+        forms: ["FILE..."],
         options: [
             OptionSpec(names: ["--json"], takesValue: false, help: "One JSON object per line per file (the scripting contract)."),
             OptionSpec(names: ["--no-decode"], takesValue: false, help: "Skip decoding the first frame (faster; corrupt video may go unnoticed)."),

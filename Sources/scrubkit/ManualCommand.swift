@@ -3,9 +3,9 @@ enum ManualCommand {
     static let spec = CommandSpec(
         name: "manual",
         abstract: "Print the manual page of scrubkit or of one command, as man(7) source (read it with man -l -).",
-        usage: "scrubkit manual [COMMAND] | scrubkit manual --list",
+        forms: ["[COMMAND]", "--list"],
         options: [
-            OptionSpec(names: ["--list"], takesValue: false, help: "List the pages (scrubkit, scrubkit-info, …), one per line."),
+            OptionSpec(names: ["--list"], takesValue: false, help: "List the pages (scrubkit, scrubkit-info, …), one per line.", form: 1),
         ],
         discussion: "The pages are generated from the same tables as --help, so they always match this version.",
         operands: .commands,

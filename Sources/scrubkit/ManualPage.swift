@@ -73,9 +73,9 @@ enum ManualPage {
         var r = Roff(name: pageName(c))
         r.section("NAME"); r.text("scrubkit\\-\(Roff.escape(s.name)) \\- " + Roff.escape(lowercasedFirst(s.abstract)), raw: true)
         r.section("SYNOPSIS")
-        for form in s.usage.components(separatedBy: " | \(programName) ") {
-            let words = (form.hasPrefix(programName + " ") ? String(form.dropFirst(programName.count + 1)) : form).split(separator: " ", maxSplits: 1)
-            r.synopsis(command: programName + " " + words[0], rest: words.count > 1 ? String(words[1]) : "")
+        for form in s.usageLines {
+            let rest = form.dropFirst(programName.count + 1 + s.name.count).drop { $0 == " " }
+            r.synopsis(command: programName + " " + s.name, rest: String(rest))
         }
         r.section("DESCRIPTION"); r.paragraphs(s.abstract)
         if !s.discussion.isEmpty { r.paragraphs(s.discussion) }

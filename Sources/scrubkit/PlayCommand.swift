@@ -7,7 +7,7 @@ enum PlayCommand {
     static let spec = CommandSpec(
         name: "play",
         abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics), with sound.",
-        usage: "scrubkit play FILE [--graphics auto|kitty|iterm|sixel|blocks|blocks256|none] [--exact] [--loop] [--no-audio] [--audio-device NAME] [--aid N] [--av-offset SECONDS] [--no-pitch-correction] | scrubkit play --bench FILE [--seconds N] [--size COLSxROWS] [--seeks N] [--hovers N] [--with-audio] [--paint-log FILE]",
+        forms: ["FILE", "--bench FILE"],
         options: [
             OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
@@ -17,13 +17,13 @@ enum PlayCommand {
             OptionSpec(names: ["--aid"], takesValue: true, valueName: "N", help: "Which audio stream, counted from 1 (default: the container's first decodable one)."),
             OptionSpec(names: ["--no-pitch-correction"], takesValue: false, help: "At other speeds let the sound's pitch follow the speed, like a tape (mpv's --audio-pitch-correction=no); by default it is kept."),
             OptionSpec(names: ["--av-offset"], takesValue: true, valueName: "SECONDS", help: "Shift the sound against the picture (mpv's --audio-delay): positive plays it later, e.g. 0.1 or -0.25."),
-            OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics."),
-            OptionSpec(names: ["--seconds"], takesValue: true, valueName: "N", help: "With --bench: seconds of playback (default 10)."),
-            OptionSpec(names: ["--size"], takesValue: true, valueName: "COLSxROWS", help: "With --bench: terminal size (default 160x48)."),
-            OptionSpec(names: ["--seeks"], takesValue: true, valueName: "N", help: "With --bench: scripted seeks of each kind after playback (default 20; 0: none)."),
-            OptionSpec(names: ["--hovers"], takesValue: true, valueName: "N", help: "With --bench: after the seeks, a pointer sweep along the bar and N jumps to random columns while playing, timed to their hover previews painted (default 40; 0: none)."),
-            OptionSpec(names: ["--with-audio"], takesValue: false, help: "With --bench: play the sound too (the server's default sink, or --audio-device), leading the clock as in play."),
-            OptionSpec(names: ["--paint-log"], takesValue: true, valueName: "FILE", help: "With --bench: write one line per picture painted during playback, 'MONOTONIC_SECONDS MEDIA_SECONDS' (CLOCK_MONOTONIC), to measure A/V sync against a recording."),
+            OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics.", form: 1),
+            OptionSpec(names: ["--seconds"], takesValue: true, valueName: "N", help: "With --bench: seconds of playback (default 10).", form: 1),
+            OptionSpec(names: ["--size"], takesValue: true, valueName: "COLSxROWS", help: "With --bench: terminal size (default 160x48).", form: 1),
+            OptionSpec(names: ["--seeks"], takesValue: true, valueName: "N", help: "With --bench: scripted seeks of each kind after playback (default 20; 0: none).", form: 1),
+            OptionSpec(names: ["--hovers"], takesValue: true, valueName: "N", help: "With --bench: after the seeks, a pointer sweep along the bar and N jumps to random columns while playing, timed to their hover previews painted (default 40; 0: none).", form: 1),
+            OptionSpec(names: ["--with-audio"], takesValue: false, help: "With --bench: play the sound too (the server's default sink, or --audio-device), leading the clock as in play.", form: 1),
+            OptionSpec(names: ["--paint-log"], takesValue: true, valueName: "FILE", help: "With --bench: write one line per picture painted during playback, 'MONOTONIC_SECONDS MEDIA_SECONDS' (CLOCK_MONOTONIC), to measure A/V sync against a recording.", form: 1),
         ],
         discussion: """
         Keys: space play/pause · ←/→ ±5 s · ↑/↓ ±60 s · ,/. one frame back/forward · 0–9 jump to 0–90 % ·

@@ -3,18 +3,25 @@ import ScrubKit
 
 /// `scrubkit preview FILE -o OUT.webp|.mp4`
 enum PreviewCommand {
+    /// The library's defaults, which the help states (each default is stated once: in ``PreviewOptions``).
+    static let defaults = PreviewOptions()
+    /// The default frames' longest side.
+    static var defaultSide: Int { if case .longestSide(let n) = defaults.maximumSize { return n } else { return 0 } }
+    /// Seconds as the help writes them (`1`, `0.5`).
+    static func seconds(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+
     static let spec = CommandSpec(
         name: "preview",
         abstract: "Write a short animated preview (WebP, GIF or MP4) of a whole video: excerpts from different scenes, stitched in order.",
-        usage: "scrubkit preview FILE [-o OUT.webp|OUT.gif|OUT.mp4] [--count N] [--excerpt SECONDS] [--fps N] [--max-size N] [--quality Q] [--json]",
+        forms: ["FILE"],
         options: [
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "The preview file, .webp (animated, looping), .gif (one palette for the clip, looping) or .mp4 (H.264). Default: NAME-preview.webp here."),
             OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "webp, gif or mp4 (default: from the output name, else webp).", values: ["webp", "gif", "mp4"]),
-            OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "Excerpts, each from another scene (default 6)."),
-            OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "Length of each excerpt (default 1)."),
-            OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "Frames per second (default 10)."),
-            OptionSpec(names: ["-s", "--max-size"], takesValue: true, valueName: "N", help: "Longest side at most N pixels (default 320)."),
-            OptionSpec(names: ["--quality"], takesValue: true, valueName: "Q", help: "WebP quality 1-100 (default 75)."),
+            OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "Excerpts, each from another scene (default \(defaults.count)).", range: 1...100),
+            OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "Length of each excerpt (default \(seconds(defaults.excerptSeconds))).", range: 0.001...60),
+            OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "Frames per second (default \(defaults.framesPerSecond)).", range: 1...60),
+            OptionSpec(names: ["-s", "--max-size"], takesValue: true, valueName: "N", help: "Longest side at most N pixels (default \(defaultSide)).", range: 16...4096),
+            OptionSpec(names: ["--quality"], takesValue: true, valueName: "Q", help: "WebP quality 1-100 (default \(defaults.quality)).", range: 1...100),
             OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, excerpts, frames, seconds, width, height}."),
         ],
         discussion: """
@@ -40,14 +47,11 @@ enum PreviewCommand {
         } else if let out = p.value("--output"), let format = PreviewFormat(fileExtension: URL(fileURLWithPath: out).pathExtension) {
             o.format = format
         }
-        if let n = try p.int("--count", in: 1...100, command: "preview") { o.count = n }
-        if let n = try p.int("--fps", in: 1...60, command: "preview") { o.framesPerSecond = n }
-        if let n = try p.int("--max-size", in: 16...4096, command: "preview") { o.maximumSize = .longestSide(n) }
-        if let n = try p.int("--quality", in: 1...100, command: "preview") { o.quality = n }
-        if let e = p.value("--excerpt") {
-            guard let s = Double(e), s > 0, s <= 60 else { throw UsageError(message: "--excerpt expects seconds up to 60, got '\(e)'", command: "preview") }
-            o.excerptSeconds = s
-        }
+        if let n = try p.int("--count") { o.count = n }
+        if let n = try p.int("--fps") { o.framesPerSecond = n }
+        if let n = try p.int("--max-size") { o.maximumSize = .longestSide(n) }
+        if let n = try p.int("--quality") { o.quality = n }
+        if let s = try p.number("--excerpt") { o.excerptSeconds = s }
         let stem = (BatchNaming.fileName(path) as NSString).deletingPathExtension
         let output = p.value("--output") ?? "\(stem)-preview.\(o.format.rawValue)"
         do {

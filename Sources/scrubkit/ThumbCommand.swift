@@ -46,7 +46,7 @@ enum ThumbCommand {
     static let spec = CommandSpec(
         name: "thumb",
         abstract: "Write a thumbnail of a video at a time (or of a still image), fitted to a maximum size, upright.",
-        usage: "scrubkit thumb FILE --at TIME [--max-size N | --width W --height H] [--exact | --fast | --tolerance T] [--format F] [-o OUT] [--json]",
+        forms: ["FILE"],
         options: [
             OptionSpec(names: ["-t", "--at"], takesValue: true, valueName: "TIME", help: "12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4. Repeat for several. Default: a representative frame between 10% and 30%."),
             OptionSpec(names: ["--scenes"], takesValue: false, help: "The video's longest scene (the cuts are found first; kept with --cache), its best frame inside it."),
@@ -82,7 +82,8 @@ enum ThumbCommand {
             Example(title: "Three thumbnails from one open", command: "scrubkit thumb clip.mp4 --at 10% --at 50% --at 90% -o 'clip-{index}.jpg'"),
             Example(title: "A phone photo, upright, for a web page", command: "scrubkit thumb photo.heic --width 800 --height 600 -o photo.webp"),
             Example(title: "A thumbnail kept in the cache (a second run reads it)", command: "scrubkit thumb film.mkv --at 50% --cache --json"),
-        ])
+        ],
+        exclusive: [["--exact", "--fast", "--tolerance"]])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
@@ -131,8 +132,6 @@ enum ThumbCommand {
         }
         gen.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumb")
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
-        let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
-        if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumb") }
         if p.flag("--exact") { gen.setExact() }
         if p.flag("--fast") { gen.setFastest() }
         if let tol = p.value("--tolerance") {

@@ -10,7 +10,7 @@ enum ThumbsCommand {
     static let spec = CommandSpec(
         name: "thumbs",
         abstract: "Extract thumbnails from many files: one open per file, files in parallel, a progress bar, a JSON manifest.",
-        usage: "scrubkit thumbs INPUT... --out DIR [--count N | --every T | --at T1,T2,…] [--max-size N] [--format F] [--json FILE|-] [--resume] [--cache] [--shard K/N] [--sheet CxR | --vtt | --preview F] [--scenes]",
+        forms: ["INPUT..."],
         options: [
             OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Output directory (created if needed). Default: thumbs"),
             OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "N thumbnails evenly spread, avoiding the very first and last frames (default 10; with --vtt, one every 2-10 s)."),
@@ -28,21 +28,21 @@ enum ThumbsCommand {
             OptionSpec(names: ["--cache"], takesValue: false, help: "Keep each file's outputs in $XDG_CACHE_HOME/scrubkit (a file seen before with the same settings, and unchanged, is written from there without decoding), and give file managers each file's thumbnail (freedesktop.org cache)."),
             OptionSpec(names: ["--shard"], takesValue: true, valueName: "K/N", help: "Process only shard K of N (stable hash of each path), for parallel jobs."),
             OptionSpec(names: ["--sheet"], takesValue: true, valueName: "CxR", help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
-            OptionSpec(names: ["--columns"], takesValue: true, valueName: "C", help: "Contact sheet with C columns (with --rows; same as --sheet CxR)."),
-            OptionSpec(names: ["--rows"], takesValue: true, valueName: "R", help: "Contact sheet with R rows."),
-            OptionSpec(names: ["--spacing"], takesValue: true, valueName: "PX", help: "With --sheet: pixels between and around tiles (default 8)."),
-            OptionSpec(names: ["--background"], takesValue: true, valueName: "COLOR", help: "With --sheet: #rrggbb or black/white/gray/darkgray/lightgray/navy (default #181818)."),
-            OptionSpec(names: ["--font"], takesValue: true, valueName: "FONT", help: "With --sheet: a font file or fontconfig name ('DejaVu Serif', 'sans-serif:bold'); default sans-serif (DejaVu Sans)."),
-            OptionSpec(names: ["--absolute-times"], takesValue: false, help: "With --sheet: label tiles with presentation timestamps (default: time from the start of the file)."),
+            OptionSpec(names: ["--columns"], takesValue: true, valueName: "C", help: "Contact sheet with C columns (with --rows; same as --sheet CxR).", conflicts: ["--sheet"]),
+            OptionSpec(names: ["--rows"], takesValue: true, valueName: "R", help: "Contact sheet with R rows.", conflicts: ["--sheet"]),
+            OptionSpec(names: ["--spacing"], takesValue: true, valueName: "PX", help: "With --sheet: pixels between and around tiles (default 8).", requires: ["--sheet", "--columns", "--rows"]),
+            OptionSpec(names: ["--background"], takesValue: true, valueName: "COLOR", help: "With --sheet: #rrggbb or black/white/gray/darkgray/lightgray/navy (default #181818).", requires: ["--sheet", "--columns", "--rows"]),
+            OptionSpec(names: ["--font"], takesValue: true, valueName: "FONT", help: "With --sheet: a font file or fontconfig name ('DejaVu Serif', 'sans-serif:bold'); default sans-serif (DejaVu Sans).", requires: ["--sheet", "--columns", "--rows"]),
+            OptionSpec(names: ["--absolute-times"], takesValue: false, help: "With --sheet: label tiles with presentation timestamps (default: time from the start of the file).", requires: ["--sheet", "--columns", "--rows"]),
             OptionSpec(names: ["--skip"], takesValue: true, valueName: "P%", help: "Leave out P% of the timeline at each end when spreading --count times (default: 7% for sheets, 0 otherwise)."),
             OptionSpec(names: ["--best"], takesValue: false, help: "Representative frames: around each time, the best-looking frame (not black, blank or a fade; the sharpest, most colourful). Default for sheets."),
-            OptionSpec(names: ["--no-best"], takesValue: false, help: "With --sheet: take the frames at the times as they are."),
+            OptionSpec(names: ["--no-best"], takesValue: false, help: "With --sheet: take the frames at the times as they are.", requires: ["--sheet", "--columns", "--rows"]),
         ] + FrameCriteriaOptions.specs + [
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
-            OptionSpec(names: ["--preview"], takesValue: true, valueName: "F", help: "An animated preview per file instead of thumbnails (as scrubkit preview): NAME-preview.webp, .gif or .mp4; --count excerpts (default 6), --max-size.", values: ["webp", "gif", "mp4"]),
-            OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "With --preview: length of each excerpt (default 1)."),
-            OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "With --preview: frames per second (default 10)."),
-            OptionSpec(names: ["--scenes"], takesValue: false, help: "One thumbnail (or tile) per scene: the cuts are found first (one fast pass; kept with --cache), then the longest scenes are shown, or the longest split when there are fewer than --count (or the sheet's tiles); with --vtt, a cue per scene."),
+            OptionSpec(names: ["--preview"], takesValue: true, valueName: "F", help: "An animated preview per file instead of thumbnails (as scrubkit preview): NAME-preview.webp, .gif or .mp4; --count excerpts (default \(PreviewCommand.defaults.count)), --max-size.", values: ["webp", "gif", "mp4"], conflicts: ["--sheet", "--columns", "--rows", "--vtt", "--scenes", "--every", "--at"]),
+            OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "With --preview: length of each excerpt (default \(PreviewCommand.seconds(PreviewCommand.defaults.excerptSeconds))).", requires: ["--preview"]),
+            OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "With --preview: frames per second (default \(PreviewCommand.defaults.framesPerSecond)).", requires: ["--preview"]),
+            OptionSpec(names: ["--scenes"], takesValue: false, help: "One thumbnail (or tile) per scene: the cuts are found first (one fast pass; kept with --cache), then the longest scenes are shown, or the longest split when there are fewer than --count (or the sheet's tiles); with --vtt, a cue per scene.", conflicts: ["--every", "--at"]),
             OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews): by default one thumbnail per interval of a hundredth of the file, 2 s to 10 s (at most 1000), cues covering 0 to the end with no gap."),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
@@ -59,7 +59,8 @@ enum ThumbsCommand {
             Example(title: "Sprites and a WebVTT track for a web player's seek bar", command: "scrubkit thumbs film.mkv --out web --vtt"),
             Example(title: "Finish a batch that was interrupted", command: "scrubkit thumbs @list.txt --out out --resume"),
             Example(title: "The second of three workers sharing one output folder", command: "scrubkit thumbs /data/videos --out /data/thumbs --shard 2/3"),
-        ])
+        ],
+        exclusive: [["--count", "--every", "--at"], ["--exact", "--fast", "--tolerance"], ["--sheet", "--vtt"]])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
@@ -81,8 +82,6 @@ enum ThumbsCommand {
         if opts.vtt { opts.times = .track }   // (unless a plan is given below)
         opts.skipsBlankFrames = !p.flag("--keep-blank")
 
-        let timeOptions = [p.value("--count") != nil, p.value("--every") != nil, p.value("--at") != nil].filter { $0 }.count
-        if timeOptions > 1 { throw UsageError(message: "choose one of --count, --every, --at", command: "thumbs") }
         if let n = try p.int("--count", in: 1...10_000, command: "thumbs") { opts.times = .count(n) }
         if let e = p.value("--every") {
             guard case .absolute(let t)? = try? TimeExpression(parsing: e), t > .zero else {
@@ -94,8 +93,6 @@ enum ThumbsCommand {
             do { opts.times = .at(try a.split(separator: ",").map { try TimeExpression(parsing: String($0)) }) }
             catch let e as TimeExpressionError { throw UsageError(message: e.description, command: "thumbs") }
         }
-        let modes = [p.flag("--exact"), p.flag("--fast"), p.value("--tolerance") != nil].filter { $0 }.count
-        if modes > 1 { throw UsageError(message: "choose one of --exact, --fast, --tolerance", command: "thumbs") }
         if p.flag("--exact") { opts.toleranceBefore = .zero; opts.toleranceAfter = .zero }
         opts.acceptsApproximateFrames = p.flag("--approximate")
         if p.flag("--fast") { opts.toleranceBefore = .positiveInfinity; opts.toleranceAfter = .positiveInfinity }
@@ -113,17 +110,12 @@ enum ThumbsCommand {
             opts.sheet = (parts[0], parts[1])
         }
         if p.value("--columns") != nil || p.value("--rows") != nil {
-            guard opts.sheet == nil else { throw UsageError(message: "use either --sheet CxR or --columns/--rows", command: "thumbs") }
             let c = try p.int("--columns", in: 1...20, command: "thumbs") ?? 4
             let r = try p.int("--rows", in: 1...20, command: "thumbs") ?? 4
             opts.sheet = (c, r)
         }
-        if opts.sheet != nil && opts.vtt { throw UsageError(message: "choose one of --sheet and --vtt", command: "thumbs") }
         if let f = p.value("--preview") {
             guard let format = PreviewFormat(fileExtension: f) else { throw UsageError(message: "unknown preview format '\(f)' (webp, gif, mp4)", command: "thumbs") }
-            if opts.sheet != nil || opts.vtt || p.flag("--scenes") || p.value("--every") != nil || p.value("--at") != nil {
-                throw UsageError(message: "--preview goes alone (with --count, --excerpt, --fps, --max-size)", command: "thumbs")
-            }
             var preview = PreviewOptions()
             preview.format = format
             if let n = try p.int("--count", in: 1...100, command: "thumbs") { preview.count = n }
@@ -134,13 +126,8 @@ enum ThumbsCommand {
                 preview.excerptSeconds = v
             }
             opts.preview = preview
-        } else if p.value("--excerpt") != nil || p.value("--fps") != nil {
-            throw UsageError(message: "--excerpt and --fps go with --preview", command: "thumbs")
         }
         opts.scenes = p.flag("--scenes")
-        if opts.scenes, p.value("--every") != nil || p.value("--at") != nil {
-            throw UsageError(message: "--scenes goes with --count, --sheet or --vtt (not --every or --at)", command: "thumbs")
-        }
         if let sheet = opts.sheet {
             // With a sheet, --width is the sheet's width: the tiles are made to fit it.
             if let w = try p.int("--width", in: 64...20_000, command: "thumbs") {
@@ -161,9 +148,6 @@ enum ThumbsCommand {
             opts.skipsEdges = 0.07
             opts.selectsRepresentativeFrames = !p.flag("--no-best")
         } else {
-            for o in ["--spacing", "--background", "--font", "--absolute-times", "--no-best"] where p.value(o) != nil || p.flag(o) {
-                throw UsageError(message: "\(o) goes with --sheet", command: "thumbs")
-            }
             opts.selectsRepresentativeFrames = p.flag("--best")
         }
         opts.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumbs")

@@ -6,22 +6,19 @@ import ScrubKit
 @MainActor func main() -> Int32 {
     ProcessSetup.returnLargeBlocksPromptly()
     var args = Array(CommandLine.arguments.dropFirst())
-    // Global: --verbose shows FFmpeg's own log (hidden by default).
-    if let i = args.firstIndex(of: "--verbose") {
-        args.remove(at: i)
-        ProcessSetup.showFFmpegLog(true, verbose: true)
-        Redaction.reveal(true)   // URLs whole, signatures and all
-    }
-    else { ProcessSetup.showFFmpegLog(false) }
-    // Global: --timeout SECONDS bounds the wait on a server that does not answer (SCRUBKIT_TIMEOUT, else 20 s).
-    if let i = args.firstIndex(of: "--timeout") {
-        guard i + 1 < args.count, let seconds = Double(args[i + 1]), seconds > 0, seconds <= 3600 else {
-            printError("Error: --timeout expects seconds between 0 and 3600\nHint: scrubkit --help lists the global options.")
-            return 64
-        }
-        ProcessSetup.networkTimeout = seconds
-        args.removeSubrange(i...(i + 1))
-    }
+    let globals: ParsedArguments
+    do { globals = try takeGlobalOptions(&args) } catch let e as UsageError {
+        printError("Error: \(e.message)\nHint: scrubkit --help lists the global options.")
+        return 64
+    } catch { printError("Error: \(error)"); return 64 }
+    // --verbose shows FFmpeg's own log (hidden by default) and URLs whole, signatures and all.
+    ProcessSetup.showFFmpegLog(globals.flag("--verbose"), verbose: globals.flag("--verbose"))
+    Redaction.reveal(globals.flag("--verbose"))
+    // --timeout bounds the wait on a server that does not answer (SCRUBKIT_TIMEOUT, else the default).
+    do { if let seconds = try globals.number("--timeout") { ProcessSetup.networkTimeout = seconds } } catch let e as UsageError {
+        printError("Error: \(e.message)\nHint: scrubkit --help lists the global options.")
+        return 64
+    } catch { return 64 }
     guard let first = args.first else { printError(topHelp); return 64 }
     if first == "--help" || first == "-h" || first == "help" { printOut(topHelp); return 0 }
     if first == "--version" {

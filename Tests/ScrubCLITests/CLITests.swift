@@ -88,6 +88,36 @@ enum Scrub {
         }
     }
 
+    @Test func theTableDecidesUsageHelpAndRules() throws {
+        // Usage lines name every documented option (generated from the table: none omitted, as info's once was).
+        let info = try Scrub.run(["info", "--help"]).stdout
+        let usage = String(info[info.range(of: "USAGE:")!.lowerBound..<info.range(of: "OPTIONS:")!.lowerBound])
+        for o in ["--json", "--no-decode", "--max-pixels", "--scenes"] { #expect(usage.contains(o), "info's usage names \(o)") }
+        // Hidden plumbing is parsed but never shown.
+        let bench = try Scrub.run(["bench", "--help"]).stdout
+        #expect(!bench.contains("--child"))
+        #expect(!(try Scrub.run(["manual", "bench"]).stdout.contains("\\-\\-child")))
+        #expect(!(try Scrub.run(["completions", "bash"]).stdout.contains("--child")))
+        // The rules each option declares, checked by the parser with one message each.
+        let rules: [([String], String)] = [
+            (["thumbs", "x", "--count", "3", "--at", "1"], "choose one of --count, --every, --at"),
+            (["thumb", "x", "--exact", "--tolerance", "1s"], "choose one of --exact, --fast, --tolerance"),
+            (["thumbs", "x", "--fps", "5"], "--fps goes with --preview"),
+            (["thumbs", "x", "--font", "serif"], "--font goes with --sheet or --columns or --rows"),
+            (["thumbs", "x", "--preview", "gif", "--at", "1"], "--preview does not go with --at"),
+            (["preview", "x", "--quality", "0"], "--quality expects a whole number in 1…100, got '0'"),
+            (["--timeout", "0", "info", "x"], "--timeout expects a number in 0.01…3600, got '0'"),
+            (["info", "x", "--timeout=9999"], "--timeout expects a number in 0.01…3600, got '9999'"),
+        ]
+        for (args, message) in rules {
+            let r = try Scrub.run(args)
+            #expect(r.status == 64 && r.stderr.hasPrefix("Error: " + message + "\n"), "\(args): \(r.stderr)")
+        }
+        // Global options stand anywhere before `--` and are not seen by the command.
+        let r = try Scrub.run(["info", "--timeout", "5", "--json", "/nonexistent.mp4"])
+        #expect(r.status == 1 && r.stdout.contains("no such file"), "\(r.stderr)")
+    }
+
     @Test func usageErrorsExit64WithAHint() throws {
         for args in [["info"], ["info", "--bogus", "x"], ["nosuchcommand"], [], ["info", "--max-pixels", "abc", "x"]] {
             let r = try Scrub.run(args)

@@ -9,6 +9,9 @@ public enum ProcessSetup {
 
     /// How long a URL may keep ScrubKit waiting with no answer, in seconds: the whole open (connecting, reconnects,
     /// probing) and each read or seek after it. The default is `SCRUBKIT_TIMEOUT` from the environment, else 20.
+    /// The network timeout when neither `SCRUBKIT_TIMEOUT` nor the caller says otherwise, in seconds.
+    public static var defaultNetworkTimeout: Double { Demuxer.defaultNetworkTimeout }
+
     public static var networkTimeout: Double {
         get { Demuxer.networkTimeout }
         set { Demuxer.networkTimeout = newValue }
