@@ -5,6 +5,9 @@ import MediaTime
 /// Where decoding stands against the stream: whether the last picture is what a later time shows, whether pictures
 /// were lost on the way, and whether the next request continues or seeks (or may drain before it).
 extension FrameExtractor {
+    /// Distance beyond which, without a container index, jumping ahead is cheaper as a seek than decoding forward.
+    static let forwardDecodeLimit = MediaTime(value: 3, timescale: 1)
+
     /// Whether the last frame decoded (at `lastTime`, the stream over) is what a time past it shows: it stays on
     /// screen to the end, unless there is evidence that frames after it exist but could not be read — the container's
     /// index lists a packet after it, at or before the time (a file cut short: MP4 indexes every sample, by decode
