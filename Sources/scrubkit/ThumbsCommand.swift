@@ -40,8 +40,8 @@ enum ThumbsCommand {
         ] + FrameCriteriaOptions.specs + [
             OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
             OptionSpec(names: ["--preview"], takesValue: true, valueName: "F", help: "An animated preview per file instead of thumbnails (as scrubkit preview): NAME-preview.webp, .gif or .mp4; --count excerpts (default \(PreviewCommand.defaults.count)), --max-size.", values: ["webp", "gif", "mp4"], conflicts: ["--sheet", "--columns", "--rows", "--vtt", "--scenes", "--every", "--at"]),
-            OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "With --preview: length of each excerpt (default \(PreviewCommand.seconds(PreviewCommand.defaults.excerptSeconds))).", requires: ["--preview"]),
-            OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "With --preview: frames per second (default \(PreviewCommand.defaults.framesPerSecond)).", requires: ["--preview"]),
+            OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "With --preview: length of each excerpt (default \(PreviewCommand.seconds(PreviewCommand.defaults.excerptSeconds))).", range: 0.001...60, requires: ["--preview"]),
+            OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "With --preview: frames per second (default \(PreviewCommand.defaults.framesPerSecond)).", range: 1...60, requires: ["--preview"]),
             OptionSpec(names: ["--scenes"], takesValue: false, help: "One thumbnail (or tile) per scene: the cuts are found first (one fast pass; kept with --cache), then the longest scenes are shown, or the longest split when there are fewer than --count (or the sheet's tiles); with --vtt, a cue per scene.", conflicts: ["--every", "--at"]),
             OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews): by default one thumbnail per interval of a hundredth of the file, 2 s to 10 s (at most 1000), cues covering 0 to the end with no gap."),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
@@ -65,107 +65,9 @@ enum ThumbsCommand {
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
         guard !p.positional.isEmpty else { throw UsageError(message: "no input given", command: "thumbs") }
-        let out = try OutputOptions(p, command: "thumbs")
-        var opts = BatchOptions(outputDirectory: p.value("--out") ?? "thumbs")
-        opts.maximumSize = out.maximumSize
-        opts.format = out.format ?? .jpeg
-        opts.quality = out.quality
-        if let t = p.value("--name") { opts.nameTemplate = t }
-        if let j = try p.int("--jobs", in: 1...256, command: "thumbs") { opts.jobs = j }
-        if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumbs") { opts.pixelLimit = n }
-        opts.resume = p.flag("--resume")
-        if p.flag("--cache") {
-            opts.cache = CommandCache.files
-            opts.desktop = CommandCache.desktop
-        }
-        opts.vtt = p.flag("--vtt")
-        if opts.vtt { opts.times = .track }   // (unless a plan is given below)
-        opts.skipsBlankFrames = !p.flag("--keep-blank")
-
-        if let n = try p.int("--count", in: 1...10_000, command: "thumbs") { opts.times = .count(n) }
-        if let e = p.value("--every") {
-            guard case .absolute(let t)? = try? TimeExpression(parsing: e), t > .zero else {
-                throw UsageError(message: "--every expects a duration such as 10s or 500ms, got '\(e)'", command: "thumbs")
-            }
-            opts.times = .every(t)
-        }
-        if let a = p.value("--at") {
-            do { opts.times = .at(try a.split(separator: ",").map { try TimeExpression(parsing: String($0)) }) }
-            catch let e as TimeExpressionError { throw UsageError(message: e.description, command: "thumbs") }
-        }
-        if p.flag("--exact") { opts.toleranceBefore = .zero; opts.toleranceAfter = .zero }
-        opts.acceptsApproximateFrames = p.flag("--approximate")
-        if p.flag("--fast") { opts.toleranceBefore = .positiveInfinity; opts.toleranceAfter = .positiveInfinity }
-        if let tol = p.value("--tolerance") {
-            guard case .absolute(let t)? = try? TimeExpression(parsing: tol) else {
-                throw UsageError(message: "--tolerance expects a duration such as 0.5s, got '\(tol)'", command: "thumbs")
-            }
-            opts.toleranceBefore = t
-        }
-        if let s = p.value("--sheet") {
-            let parts = s.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, (1...20).contains(parts[0]), (1...20).contains(parts[1]) else {
-                throw UsageError(message: "--sheet expects COLSxROWS such as 4x3, got '\(s)'", command: "thumbs")
-            }
-            opts.sheet = (parts[0], parts[1])
-        }
-        if p.value("--columns") != nil || p.value("--rows") != nil {
-            let c = try p.int("--columns", in: 1...20, command: "thumbs") ?? 4
-            let r = try p.int("--rows", in: 1...20, command: "thumbs") ?? 4
-            opts.sheet = (c, r)
-        }
-        if let f = p.value("--preview") {
-            guard let format = PreviewFormat(fileExtension: f) else { throw UsageError(message: "unknown preview format '\(f)' (webp, gif, mp4)", command: "thumbs") }
-            var preview = PreviewOptions()
-            preview.format = format
-            if let n = try p.int("--count", in: 1...100, command: "thumbs") { preview.count = n }
-            if let n = try p.int("--fps", in: 1...60, command: "thumbs") { preview.framesPerSecond = n }
-            if p.value("--max-size") != nil || p.value("--width") != nil || p.value("--height") != nil { preview.maximumSize = opts.maximumSize }
-            if let e = p.value("--excerpt") {
-                guard let v = Double(e), v > 0, v <= 60 else { throw UsageError(message: "--excerpt expects seconds up to 60, got '\(e)'", command: "thumbs") }
-                preview.excerptSeconds = v
-            }
-            opts.preview = preview
-        }
-        opts.scenes = p.flag("--scenes")
-        if let sheet = opts.sheet {
-            // With a sheet, --width is the sheet's width: the tiles are made to fit it.
-            if let w = try p.int("--width", in: 64...20_000, command: "thumbs") {
-                if p.value("--max-size") != nil { throw UsageError(message: "with --sheet, use --width (the sheet's) or --max-size (the tiles'), not both", command: "thumbs") }
-                opts.sheetStyle.width = w
-                if p.value("--height") != nil { throw UsageError(message: "with --sheet, the height follows from --width and the rows", command: "thumbs") }
-            }
-            opts.sheetStyle.columns = sheet.columns
-            if let sp = try p.int("--spacing", in: 0...200, command: "thumbs") { opts.sheetStyle.spacing = sp }
-            if let b = p.value("--background") {
-                guard let c = RGBColor(parsing: b) else { throw UsageError(message: "--background expects #rrggbb or a colour name, got '\(b)'", command: "thumbs") }
-                opts.sheetStyle.background = c
-            }
-            opts.sheetStyle.font = p.value("--font")
-            // Before any decoding: a sheet needs a font.
-            if let problem = SheetStyle.fontProblem(opts.sheetStyle.font) { printError("scrubkit: \(problem)"); return 1 }
-            opts.absoluteTimes = p.flag("--absolute-times")
-            opts.skipsEdges = 0.07
-            opts.selectsRepresentativeFrames = !p.flag("--no-best")
-        } else {
-            opts.selectsRepresentativeFrames = p.flag("--best")
-        }
-        opts.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumbs")
-        if let skip = p.value("--skip") {
-            guard let v = Double(skip.hasSuffix("%") ? String(skip.dropLast()) : skip), v >= 0, v < 45 else {
-                throw UsageError(message: "--skip expects a percentage below 45, such as 7%, got '\(skip)'", command: "thumbs")
-            }
-            opts.skipsEdges = v / 100
-        }
-        var shard: (k: Int, n: Int)? = nil
-        if let s = p.value("--shard") {
-            let parts = s.split(separator: "/").compactMap { Int($0) }
-            guard parts.count == 2, parts[1] >= 1, parts[0] >= 0, parts[0] < parts[1] else {
-                throw UsageError(message: "--shard expects K/N with 0 ≤ K < N, got '\(s)'", command: "thumbs")
-            }
-            shard = (parts[0], parts[1])
-            opts.shardLabel = "\(parts[0])-of-\(parts[1])"
-        }
+        let (opts, shard) = try batchOptions(p)
+        // Before any decoding: a sheet needs a font.
+        if opts.sheet != nil, let problem = SheetStyle.fontProblem(opts.sheetStyle.font) { printError("scrubkit: \(problem)"); return 1 }
 
         let all = BatchInputs.expand(p.positional)
         let mine = shard.map { s in all.filter { BatchInputs.shard(of: $0, count: s.n) == s.k } } ?? all
