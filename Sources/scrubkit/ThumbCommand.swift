@@ -100,14 +100,7 @@ enum ThumbCommand {
                 throw UsageError(message: e.description, command: "thumb")
             }
         }
-        var gen = ThumbnailGenerator(path: path)
-        gen.maximumSize = out.maximumSize
-        gen.allowsUpscaling = out.allowsUpscaling
-        gen.appliesPreferredTrackTransform = !p.flag("--no-rotate")
-        gen.toneMapsHDR = !p.flag("--no-tonemap")
-        gen.allowsFastDecoding = !p.flag("--no-fast-decode")
-        gen.allowsParallelDecoding = !p.flag("--no-fast-decode")
-        gen.acceptsApproximateFrames = p.flag("--approximate")
+        var gen = try generator(p, path: path, output: out)
         if p.flag("--scenes") {
             // The file's longest scene (cuts found first, kept with --cache), its representative frame inside it.
             guard p.values("--at").isEmpty else { throw UsageError(message: "--scenes chooses the time: leave out --at", command: "thumb") }
@@ -129,17 +122,6 @@ enum ThumbCommand {
             gen.representativeWindow = .fractionOfDuration(0.2)
         } else if p.flag("--best") {
             gen.selectsRepresentativeFrames = true
-        }
-        gen.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumb")
-        if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
-        if p.flag("--exact") { gen.setExact() }
-        if p.flag("--fast") { gen.setFastest() }
-        if let tol = p.value("--tolerance") {
-            guard case .absolute(let t)? = try? TimeExpression(parsing: tol) else {
-                throw UsageError(message: "--tolerance expects a duration such as 0.5s or 200ms, got '\(tol)'", command: "thumb")
-            }
-            gen.requestedTimeToleranceBefore = t
-            gen.requestedTimeToleranceAfter = .zero
         }
         let outputTemplate = p.value("--output")
         // `-o -`: the picture goes to standard output, so what is normally printed there goes to standard error.
@@ -174,23 +156,52 @@ enum ThumbCommand {
                     report(error: (error as? MediaError) ?? MediaError(.writeFailed, path: name, "\(error)"), path: path, json: p.flag("--json"))
                     continue
                 }
-                let seconds: (MediaTime) -> JSON = { $0.isNumeric ? .seconds($0.seconds) : .null }
-                if p.flag("--json") {
-                    say(JSON.object([
-                        ("path", .string(Redaction.display(path))), ("output", .string(name)),
-                        ("requestedTime", seconds(file.requestedTime)), ("actualTime", seconds(file.actualTime)),
-                        ("width", .int(file.width)), ("height", .int(file.height)),
-                        ("rotation", .int(file.rotation)), ("exact", .bool(file.isExact)),
-                    ] + (file.isApproximate ? [("approximate", .bool(true))] : []) + (r.fromCache ? [("cached", .bool(true))] : [])
-                      + (file.candidates.isEmpty ? [] : [("candidates", FrameCriteriaOptions.json(file.candidates))])).text)
-                } else if file.actualTime.isNumeric {
-                    say("\(name)  \(file.width)×\(file.height)  at \(file.actualTime.formatted(fractionDigits: 3)) (asked \(file.requestedTime.formatted(fractionDigits: 3)))\(r.fromCache ? "  (cached)" : "")")
-                } else {
-                    say("\(name)  \(file.width)×\(file.height)  (the desktop's cached thumbnail)")
-                }
+                say(describe(file, name: name, path: path, fromCache: r.fromCache, json: p.flag("--json")))
             }
         }
         return failed ? 1 : 0
+    }
+
+    /// The generator `p` asks for on `path` (the time policy aside: that depends on --at and --scenes).
+    static func generator(_ p: ParsedArguments, path: String, output out: OutputOptions) throws -> ThumbnailGenerator {
+        var gen = ThumbnailGenerator(path: path)
+        gen.maximumSize = out.maximumSize
+        gen.allowsUpscaling = out.allowsUpscaling
+        gen.appliesPreferredTrackTransform = !p.flag("--no-rotate")
+        gen.toneMapsHDR = !p.flag("--no-tonemap")
+        gen.allowsFastDecoding = !p.flag("--no-fast-decode")
+        gen.allowsParallelDecoding = !p.flag("--no-fast-decode")
+        gen.acceptsApproximateFrames = p.flag("--approximate")
+        gen.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumb")
+        if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
+        if p.flag("--exact") { gen.setExact() }
+        if p.flag("--fast") { gen.setFastest() }
+        if let tol = p.value("--tolerance") {
+            guard case .absolute(let t)? = try? TimeExpression(parsing: tol) else {
+                throw UsageError(message: "--tolerance expects a duration such as 0.5s or 200ms, got '\(tol)'", command: "thumb")
+            }
+            gen.requestedTimeToleranceBefore = t
+            gen.requestedTimeToleranceAfter = .zero
+        }
+        return gen
+    }
+
+    /// What is printed for a thumbnail written to `name`: a line of text, or a JSON object with `json`.
+    static func describe(_ file: ThumbnailCache.EncodedFile, name: String, path: String, fromCache: Bool, json: Bool) -> String {
+        let seconds: (MediaTime) -> JSON = { $0.isNumeric ? .seconds($0.seconds) : .null }
+        if json {
+            return JSON.object([
+                ("path", .string(Redaction.display(path))), ("output", .string(name)),
+                ("requestedTime", seconds(file.requestedTime)), ("actualTime", seconds(file.actualTime)),
+                ("width", .int(file.width)), ("height", .int(file.height)),
+                ("rotation", .int(file.rotation)), ("exact", .bool(file.isExact)),
+            ] + (file.isApproximate ? [("approximate", .bool(true))] : []) + (fromCache ? [("cached", .bool(true))] : [])
+              + (file.candidates.isEmpty ? [] : [("candidates", FrameCriteriaOptions.json(file.candidates))])).text
+        } else if file.actualTime.isNumeric {
+            return "\(name)  \(file.width)×\(file.height)  at \(file.actualTime.formatted(fractionDigits: 3)) (asked \(file.requestedTime.formatted(fractionDigits: 3)))\(fromCache ? "  (cached)" : "")"
+        } else {
+            return "\(name)  \(file.width)×\(file.height)  (the desktop's cached thumbnail)"
+        }
     }
 
     /// The thumbnails as encoded files: through the desktop's thumbnail cache when the file's own thumbnail is asked
