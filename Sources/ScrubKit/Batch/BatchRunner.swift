@@ -67,32 +67,9 @@ public final class BatchRunner: Sendable {
         let cacheKey = options.cache == nil ? nil : sourceIdentity.map {
             CacheKey(.batch, identity: $0, parts: [options.signature, naming.name(source: source, index: 0, seconds: nil, ext: "x")])
         }
-        if let cacheKey, let cached = cachedOutputs(cacheKey, source: source) {
-            do {
-                for (name, bytes) in cached.files { try AtomicFile.write(bytes, to: outputPath(name)) }
-                result.records = cached.records
-                result.cached = true
-                remember(key, identity: identity, result.records)
-                result.seconds = Date().timeIntervalSince(began)
-                return result
-            } catch {
-                // (Written again below from the source.)
-            }
-        }
+        if let cacheKey, let restored = restore(cacheKey, into: result, key: key, identity: identity, began: began) { return restored }
         if let preview = options.preview {
-            do {
-                let (bytes, report) = try PreviewMaker.render(source, options: preview)
-                let name = naming.name(source: source, index: 0, seconds: nil, ext: preview.format.rawValue)
-                    .replacingOccurrences(of: "-0.", with: "-preview.")
-                try emit(bytes, name: name, into: &result)
-                result.records.append(BatchRecord(source: source, index: 0, requestedTime: report.excerpts.first?.seconds ?? 0,
-                                                  actualTime: report.excerpts.first?.seconds ?? 0, output: name,
-                                                  width: report.width, height: report.height, approximate: false))
-            } catch let e as MediaError {
-                result.errors.append((nil, e))
-            } catch {
-                result.errors.append((nil, MediaError(.writeFailed, path: source, "\(error)")))
-            }
+            writePreview(preview, of: source, naming: naming, into: &result)
             return finished(result, key: key, identity: identity, cacheKey: cacheKey, began: began)
         }
         var gen = options.generator(for: source, parallelFiles: parallelFiles)
@@ -140,18 +117,7 @@ public final class BatchRunner: Sendable {
                 let pick = good.min { abs(($0.1.requestedTime - tenth).seconds) < abs(($1.1.requestedTime - tenth).seconds) }!
                 desktop.offer(pick.1, path: source, identity: id, originalLongestSide: max(timeline.displayWidth, timeline.displayHeight))
             }
-            if let sheet = options.sheet {
-                if options.skipsBlankFrames { good = try replacingBlankTiles(good, generator: gen, timeline: timeline, scenes: scenes) }
-                try writeSheet(good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
-            } else if options.vtt {
-                try writeVTT(good, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
-            } else {
-                for (index, t) in good {
-                    let name = naming.name(source: source, index: index, seconds: t.requestedTime.seconds, ext: options.format.fileExtension)
-                    try emit(t.encoded(as: options.format, quality: options.quality), name: name, into: &result)
-                    result.records.append(record(source, index, t, output: name))
-                }
-            }
+            try write(good, generator: gen, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
         } catch let e as MediaError {
             result.errors.append((nil, e))
         } catch {
@@ -161,6 +127,58 @@ public final class BatchRunner: Sendable {
     }
 
     /// A file's result recorded (resume state, cache) and timed.
+    /// The file's outputs as a run with the same settings left them in the cache, written again; nil when they are
+    /// not there or cannot be written (the file is then made from the source).
+    private func restore(_ cacheKey: CacheKey, into result: BatchFileResult, key: String, identity: String, began: Date) -> BatchFileResult? {
+        guard let cached = cachedOutputs(cacheKey, source: result.source) else { return nil }
+        do {
+            for (name, bytes) in cached.files { try AtomicFile.write(bytes, to: outputPath(name)) }
+        } catch {
+            return nil
+        }
+        var result = result
+        result.records = cached.records
+        result.cached = true
+        remember(key, identity: identity, result.records)
+        result.seconds = Date().timeIntervalSince(began)
+        return result
+    }
+
+    /// The file's animated preview, written as `NAME-preview.EXT`.
+    private func writePreview(_ preview: PreviewOptions, of source: String, naming: BatchNaming, into result: inout BatchFileResult) {
+        do {
+            let (bytes, report) = try PreviewMaker.render(source, options: preview)
+            let name = naming.name(source: source, index: 0, seconds: nil, ext: preview.format.rawValue)
+                .replacingOccurrences(of: "-0.", with: "-preview.")
+            try emit(bytes, name: name, into: &result)
+            result.records.append(BatchRecord(source: source, index: 0, requestedTime: report.excerpts.first?.seconds ?? 0,
+                                              actualTime: report.excerpts.first?.seconds ?? 0, output: name,
+                                              width: report.width, height: report.height, approximate: false))
+        } catch let e as MediaError {
+            result.errors.append((nil, e))
+        } catch {
+            result.errors.append((nil, MediaError(.writeFailed, path: source, "\(error)")))
+        }
+    }
+
+    /// The thumbnails made, written as the batch asks: a contact sheet, sprites and a WebVTT track, or a file each.
+    private func write(_ made: [(Int, Thumbnail)], generator gen: ThumbnailGenerator, timeline: ThumbnailGenerator.Timeline,
+                       source: String, naming: BatchNaming, scenes: [Scene]?, into result: inout BatchFileResult) throws {
+        var good = made
+        if let sheet = options.sheet {
+            if options.skipsBlankFrames { good = try replacingBlankTiles(good, generator: gen, timeline: timeline, scenes: scenes) }
+            try writeSheet(good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
+        } else if options.vtt {
+            try writeVTT(good, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
+        } else {
+            for (index, t) in good {
+                let name = naming.name(source: source, index: index, seconds: t.requestedTime.seconds, ext: options.format.fileExtension)
+                try emit(t.encoded(as: options.format, quality: options.quality), name: name, into: &result)
+                result.records.append(record(source, index, t, output: name))
+            }
+        }
+    }
+
     private func finished(_ result: BatchFileResult, key: String, identity: String, cacheKey: CacheKey?, began: Date) -> BatchFileResult {
         var result = result
         if !result.failed {
