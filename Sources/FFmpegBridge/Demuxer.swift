@@ -94,31 +94,36 @@ public final class Demuxer {
         self.ranged = ranged
         let name = String(cString: ctx.pointee.iformat.pointee.name)
         let isStillFormat = name == "image2" || (name.hasSuffix("_pipe") && name != "gif_pipe")
-        if maxPixels > 0 && refusesOversized {
-            for i in 0..<Int(ctx.pointee.nb_streams) {
-                guard let par = ctx.pointee.streams[i]?.pointee.codecpar, par.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
-                let (w, h) = (Int(par.pointee.width), Int(par.pointee.height))
-                if w > 0, h > 0, w * h > maxPixels { throw PictureTooLarge(width: w, height: h) }
-            }
-        }
+        if maxPixels > 0 && refusesOversized { try refuseOversized(above: maxPixels) }
         if probes && (probesStills || !isStillFormat) {
-            let count = Int(ctx.pointee.nb_streams)
-            var perStream = [OpaquePointer?](repeating: nil, count: count)
-            if maxPixels > 0 {
-                for i in 0..<count { av_dict_set(&perStream[i], "max_pixels", String(min(maxPixels, Int(Int32.max))), 0) }
-            }
-            defer { for i in 0..<count { av_dict_free(&perStream[i]) } }
-            let found = maxPixels > 0 && count > 0 ? perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(ctx, $0.baseAddress) }
-                                                   : avformat_find_stream_info(ctx, nil)
+            let found = probe(maxPixels: maxPixels)
             if found < 0 {
-                if isURL && (found == scrub_averror_exit() || found == -ETIMEDOUT) {
-                    throw timedOut()
-                }
+                if isURL && (found == scrub_averror_exit() || found == -ETIMEDOUT) { throw timedOut() }
                 throw FFmpegError(found, "read stream info")
             }
         }
         isLive = isURL && (name == "hls" || name == "dash")
             && (ctx.pointee.duration <= 0 || ctx.pointee.duration == MediaTime.noTimestamp)
+    }
+
+    /// Throws ``PictureTooLarge`` when a video stream's header declares more than `maxPixels` pixels.
+    private func refuseOversized(above maxPixels: Int) throws {
+        for i in 0..<Int(context.pointee.nb_streams) {
+            guard let par = context.pointee.streams[i]?.pointee.codecpar, par.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
+            let (w, h) = (Int(par.pointee.width), Int(par.pointee.height))
+            if w > 0, h > 0, w * h > maxPixels { throw PictureTooLarge(width: w, height: h) }
+        }
+    }
+
+    /// FFmpeg's probe of every stream (`avformat_find_stream_info`), its decoders refusing pictures above
+    /// `maxPixels` when positive; FFmpeg's status.
+    private func probe(maxPixels: Int) -> Int32 {
+        let count = Int(context.pointee.nb_streams)
+        guard maxPixels > 0 && count > 0 else { return avformat_find_stream_info(context, nil) }
+        var perStream = [OpaquePointer?](repeating: nil, count: count)
+        for i in 0..<count { av_dict_set(&perStream[i], "max_pixels", String(min(maxPixels, Int(Int32.max))), 0) }
+        defer { for i in 0..<count { av_dict_free(&perStream[i]) } }
+        return perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
     }
 
     /// Arms a remote source's deadline for the next operation: ``networkTimeout`` from now (a live stream's reads:
