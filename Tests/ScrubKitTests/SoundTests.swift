@@ -161,10 +161,27 @@ struct SoundWindow {
 }
 
 /// A stand-in output: records what is written (per start: a flush begins a new take), can fail after some writes.
+/// With a clock it plays what it is given at once and moves the clock on by its length (as a device consuming the
+/// samples would, with no real time passing); without one it takes a quarter of their length in real time.
 final class RecordingOutput: SoundOutput, @unchecked Sendable {   // unchecked: all state behind `lock`
     let lock = Locked((takes: [[Int16]](), writes: 0))
     let failsAfter: Int?
-    init(failsAfter: Int? = nil) { self.failsAfter = failsAfter }
+    let clock: ManualClock?
+    /// Samples per second per channel, and channels, of what is written (the test clips': 48 kHz mono).
+    let rate = 48_000, channels = 1
+    init(failsAfter: Int? = nil, clock: ManualClock? = nil) {
+        self.failsAfter = failsAfter
+        self.clock = clock
+    }
+    /// Samples recorded in take `i` of the non-empty takes (0 when there is none yet).
+    func recorded(take i: Int) -> Int {
+        lock.withLock { s in
+            let takes = s.takes.filter { !$0.isEmpty }
+            return i < takes.count ? takes[i].count : 0
+        }
+    }
+    /// The takes with sound in them.
+    var takes: [[Int16]] { lock.withLock { $0.takes }.filter { !$0.isEmpty } }
     func write(_ samples: [Int16]) throws {
         let writes = lock.withLock { s -> Int in
             if s.takes.isEmpty { s.takes.append([]) }
@@ -173,7 +190,11 @@ final class RecordingOutput: SoundOutput, @unchecked Sendable {   // unchecked: 
             return s.writes
         }
         if let n = failsAfter, writes > n { throw SoundUnavailable(description: "device unplugged") }
-        usleep(UInt32(Double(samples.count) / 2 / 48_000 * 1e6 / 4))   // four times real time
+        if let clock {
+            clock.advance(by: Double(samples.count / channels) / Double(rate))
+        } else {
+            usleep(UInt32(Double(samples.count) / 2 / 48_000 * 1e6 / 4))   // four times real time
+        }
     }
     var latency: Double? { 0.05 }
     func flush() { lock.withLock { $0.takes.append([]) } }
@@ -190,8 +211,8 @@ struct SoundTests {
             "-c:v", "mpeg4", "-g", "25", "-c:a", "aac", "-b:a", "128k", "-shortest"]))
     }
 
-    func ready(_ path: String, _ sound: SoundOptions?) async throws -> Player {
-        let p = Player(path: path, sound: sound)
+    func ready(_ path: String, _ sound: SoundOptions?, clock: MediaClock = SystemClock()) async throws -> Player {
+        let p = Player(path: path, clock: clock, sound: sound)
         let status = await p.waitUntilReady()
         try #require(status == .readyToPlay, "\(status)")
         p.setVideoOutputSize(width: 32, height: 24)
@@ -210,6 +231,17 @@ struct SoundTests {
             pulse.stop()
             throw error
         }
+    }
+
+    /// Polls `condition` until it holds; false if it never does (a safety net of 20 s of wall time: nothing here
+    /// waits for time to pass — the manual clock moves only as sound is written or the test advances it).
+    func eventually(_ condition: () -> Bool) async throws -> Bool {
+        let end = Date().addingTimeInterval(20)
+        while !condition() {
+            if Date() > end { return false }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+        return true
     }
 
     /// Waits (up to 6 s) until the player's clock passes `time`: with sound, it holds until the sound is heard.
@@ -375,41 +407,45 @@ struct SoundTests {
     }
 
     @Test func withoutAServerThePicturePlaysAndTheStatusSaysWhy() async throws {
-        let p = try await ready(Self.clip(), SoundOptions(server: "unix:/nonexistent-scrubkit-test/pulse.sock"))
+        let clock = ManualClock()
+        let p = try await ready(Self.clip(), SoundOptions(server: "unix:/nonexistent-scrubkit-test/pulse.sock"), clock: clock)
         p.play()
-        try await Task.sleep(nanoseconds: 700_000_000)
+        #expect(try await eventually { !p.soundStatus.isAvailable })
         let status = p.soundStatus
-        #expect(!status.isAvailable)
         #expect(status.problem?.contains("no sound server") == true, "\(status)")
-        #expect(p.currentTime.seconds > 0.4, "the monotonic clock rules: \(p.currentTime.seconds)")
+        let t0 = p.currentTime.seconds
+        clock.advance(by: 0.7)
+        #expect(abs(p.currentTime.seconds - t0 - 0.7) < 1e-6, "the player's clock rules: \(t0) → \(p.currentTime.seconds)")
         p.pause()
     }
 
     @Test func aLostDeviceLeavesThePicturePlaying() async throws {
-        let output = RecordingOutput(failsAfter: 5)
-        let p = try await ready(Self.clip(), SoundOptions { _, _, _ in output })
+        let clock = ManualClock()
+        let output = RecordingOutput(failsAfter: 5, clock: clock)
+        let p = try await ready(Self.clip(), SoundOptions { _, _, _ in output }, clock: clock)
         p.play()
-        try await Task.sleep(nanoseconds: 600_000_000)
+        #expect(try await eventually { p.soundStatus.problem != nil })
         let status = p.soundStatus
         #expect(status.problem?.contains("device unplugged") == true, "\(status)")
         let t0 = p.currentTime.seconds
-        try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(p.currentTime.seconds > t0 + 0.2, "the picture goes on after the sound stops")
+        clock.advance(by: 0.3)
+        #expect(abs(p.currentTime.seconds - t0 - 0.3) < 1e-6, "the picture goes on after the sound stops: \(t0) → \(p.currentTime.seconds)")
         p.pause()
     }
 
     @Test func aSeekStartsANewTakeAtTheNewPlace() async throws {
-        let output = RecordingOutput()
+        let clock = ManualClock()
+        let output = RecordingOutput(clock: clock)
         let p = try await ready(Self.clip(), SoundOptions { rate, channels, _ in
             #expect(rate == 48_000 && channels == 1)
             return output
-        })
+        }, clock: clock)
         p.play()
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(try await eventually { output.recorded(take: 0) >= 14_400 })   // 0.3 s
         #expect(await p.seek(to: MediaTime(value: 4, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(try await eventually { output.recorded(take: 1) >= 14_400 })
         p.pause()
-        let takes = output.lock.withLock { $0.takes }.filter { !$0.isEmpty }
+        let takes = output.takes
         try #require(takes.count >= 2, "a take before and after the seek")
         let first = SoundWindow.windows(takes[0], rate: 48_000, seconds: 0.05).dropFirst()
         let last = SoundWindow.windows(takes[takes.count - 1], rate: 48_000, seconds: 0.05).dropFirst()
@@ -421,14 +457,16 @@ struct SoundTests {
     }
 
     @Test func scrubbingWhilePausedPlaysAShortFadedSnippetWhereItLands() async throws {
-        let output = RecordingOutput()
-        let p = try await ready(Self.clip(), SoundOptions { _, _, _ in output })
+        let clock = ManualClock()
+        let output = RecordingOutput(clock: clock)
+        let p = try await ready(Self.clip(), SoundOptions { _, _, _ in output }, clock: clock)
         #expect(p.playsScrubSound, "on by default")
+        // (A snippet's last write holds its end and the silence behind it: past 80 ms, it is whole.)
         #expect(await p.seek(to: MediaTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(try await eventually { output.recorded(take: 0) > 3840 })
         #expect(await p.seek(to: MediaTime(value: 4, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let takes = output.lock.withLock { $0.takes }.filter { !$0.isEmpty }
+        #expect(try await eventually { output.recorded(take: 1) > 3840 })
+        let takes = output.takes
         try #require(takes.count == 2, "one snippet per landed seek: \(takes.map(\.count))")
         for (take, hz) in zip(takes, [440.0, 1000.0]) {
             // 80 ms of sound, then silence (so the output starts playing it), nothing more.
@@ -442,8 +480,13 @@ struct SoundTests {
         }
         p.playsScrubSound = false
         #expect(await p.seek(to: MediaTime(value: 2, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
-        try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(output.lock.withLock { $0.takes }.filter { !$0.isEmpty }.count == 2, "no snippet when turned off")
+        // Then one more with it on: had the first made a snippet, it would come before this one.
+        p.playsScrubSound = true
+        #expect(await p.seek(to: MediaTime(value: 5, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(try await eventually { output.recorded(take: 2) > 3840 })
+        let third = output.takes[2]
+        let heard = SoundWindow.windows(Array(third[960..<2880]), rate: 48_000, seconds: 0.04)
+        #expect(output.takes.count == 3 && heard.allSatisfy { abs($0.frequency - 1000) < 80 }, "no snippet at 2 s (440 Hz) when turned off")
     }
 
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
@@ -481,11 +524,12 @@ struct SoundTests {
     @Test(arguments: [(0.0, 1000.0), (0.5, 440.0), (-0.5, 1000.0)])
     func anOffsetShiftsTheSoundAgainstThePicture(offset: Double, hz: Double) async throws {
         // The picture at 3.2 s: with +0.5 s the sound there is the sound of 2.7 s (440 Hz), with −0.5 s that of 3.7 s.
-        let output = RecordingOutput()
-        let p = try await ready(Self.clip(), SoundOptions(offset: offset) { _, _, _ in output })
+        let clock = ManualClock()
+        let output = RecordingOutput(clock: clock)
+        let p = try await ready(Self.clip(), SoundOptions(offset: offset) { _, _, _ in output }, clock: clock)
         #expect(await p.seek(to: MediaTime(value: 32, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let take = try #require(output.lock.withLock { $0.takes }.first { !$0.isEmpty })
+        #expect(try await eventually { output.recorded(take: 0) > 3840 })
+        let take = try #require(output.takes.first)
         let middle = SoundWindow.windows(Array(take[960..<2880]), rate: 48_000, seconds: 0.04)
         #expect(middle.allSatisfy { abs($0.frequency - hz) < hz * 0.08 }, "offset \(offset): \(middle.map(\.frequency))")
     }
@@ -495,21 +539,19 @@ struct SoundTests {
         let song = try #require(Reference.make("song.mp3", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-i", cover,
                                                            "-map", "0", "-map", "1", "-c:a", "libmp3lame", "-c:v", "mjpeg",
                                                            "-disposition:v", "attached_pic", "-id3v2_version", "3"]))
-        let p = try await ready(song, nil)
+        let clock = ManualClock()
+        let p = try await ready(song, nil, clock: clock)
         let info = try #require(p.mediaInfo)
         #expect(info.hasVideo && info.displayWidth == 120 && info.displayHeight == 90, "the cover is the picture")
         #expect(abs(p.duration.seconds - 3) < 0.1, "for the length of the sound: \(p.duration.seconds)")
         p.setVideoOutputSize(width: 40, height: 30)
         #expect(await p.seek(to: MediaTime(value: 2, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
         var frame: VideoFrame? = nil
-        for _ in 0..<100 where frame == nil {
-            frame = p.frameForDisplay()
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
+        #expect(try await eventually { frame = p.frameForDisplay(); return frame != nil })
         #expect(frame?.image.width == 40 && frame?.image.height == 30, "the cover, shown at 2 s")
         p.play()
-        try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(p.currentTime.seconds > 2.1, "the timeline plays on (\(p.currentTime.seconds))")
+        clock.advance(by: 0.3)
+        #expect(abs(p.currentTime.seconds - 2.3) < 0.01, "the timeline plays on (\(p.currentTime.seconds))")
         p.pause()
     }
 
@@ -562,20 +604,23 @@ struct SoundTests {
             "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=4",
             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=4",
             "-map", "0", "-map", "1", "-map", "2", "-c:v", "mpeg4", "-c:a", "flac"]))
+        let clock = ManualClock()
         let outputs = Locked([RecordingOutput]())
         let p = try await ready(path, SoundOptions { _, _, _ in
-            let o = RecordingOutput()
+            let o = RecordingOutput(clock: clock)
             outputs.withLock { $0.append(o) }
             return o
-        })
+        }, clock: clock)
+        /// Whether output `i` (one per stream played) has 0.2 s of its first take.
+        func heard(_ i: Int) -> Bool { outputs.withLock { i < $0.count ? $0[i].recorded(take: 0) >= 9600 : false } }
         p.play()
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(try await eventually { heard(0) })
         #expect(p.soundStatus.streamNumber == 1 && p.soundStatus.streamCount == 2, "\(p.soundStatus)")
         #expect(p.selectNextAudioStream() == 2)
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(try await eventually { heard(1) })
         #expect(p.soundStatus.streamNumber == 2)
         #expect(p.selectNextAudioStream() == 1, "after the last, the first")
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(try await eventually { heard(2) })
         p.pause()
         let heard = outputs.withLock { $0 }.map { o in o.lock.withLock { $0.takes }.first { !$0.isEmpty } ?? [] }
         try #require(heard.count == 3, "one output per stream played: \(heard.map(\.count))")
