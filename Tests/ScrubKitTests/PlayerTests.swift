@@ -328,6 +328,23 @@ struct FilePlaybackTests {
         #expect(f?.image.width == 36 && f?.image.height == 64)
     }
 
+    @Test func aJPEGIsDecodedAsThumbDecodesIt() async throws {
+        // Through the front door's still routing (libjpeg-turbo, shrink-on-load): the player shows the very pixels a
+        // thumbnail of that size has — FFmpeg's full-size decode and scaling would give others.
+        let path = Corpus.sample("large_6000x4000.jpg")
+        let p = await ready(path)
+        #expect(p.duration == .zero && p.mediaInfo?.displayWidth == 6000 && p.mediaInfo?.displayHeight == 4000)
+        p.setVideoOutputSize(width: 150, height: 100)
+        #expect(await p.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero))
+        let shown = try #require(await frame(p))
+        var gen = ThumbnailGenerator(path: path)
+        gen.maximumSize = .box(width: 150, height: 100)
+        gen.allowsUpscaling = true
+        let thumb = try gen.image(at: .absolute(.zero))
+        #expect(shown.image.width == 150 && shown.image.height == 100)
+        #expect(shown.image.pixels == thumb.image.pixels, "the same pixels as thumb's")
+    }
+
     @Test func stillImageHasAZeroLengthTimeline() async {
         let p = await ready(Corpus.sample("image.png"))
         #expect(p.duration == .zero)

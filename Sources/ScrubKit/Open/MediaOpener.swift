@@ -53,6 +53,14 @@ enum MediaOpener {
         return nil
     }
 
+    /// A still one of the registered decoders reads (``StillDecoders``: JPEG, WebP, HEIF/AVIF), decoded at `request`'s
+    /// size; nil when `head` (the file's first bytes) is no such still or its decoder declines it — FFmpeg's turn.
+    /// The one routing of stills, for every caller: thumbnails, batches, the player.
+    static func still(_ path: String, head: [UInt8]?, request: StillRequest) throws -> StillPicture? {
+        guard let head else { return nil }
+        return try StillDecoders.thumbnail(path: path, head: head, request: request)
+    }
+
     /// The first bytes of a local regular file (the sniff: which still decoder, if any, reads it), nil for URLs and
     /// for what cannot be read (which then goes to FFmpeg and its errors).
     static func head(_ path: String) -> [UInt8]? {

@@ -9,7 +9,7 @@ import MediaTime
 /// the display size. Seeks land from the preview cache when it has their picture.
 final class VideoChain: Sendable {
     /// A seek as the chain's thread takes it.
-    private struct SeekRequest: Sendable {
+    struct SeekRequest: Sendable {
         var time: MediaTime
         var before: MediaTime
         var after: MediaTime
@@ -30,7 +30,7 @@ final class VideoChain: Sendable {
         var height: Int
     }
 
-    private struct Shared {
+    struct Shared {
         var frames: [VideoFrame] = []
         var outputWidth = 0
         var outputHeight = 0
@@ -64,7 +64,11 @@ final class VideoChain: Sendable {
         let shared = self.shared
         nonisolated(unsafe) let unsafeSource = source   // (confined to the chain's thread from here on)
         worker = LatestRequestWorker(name: "scrubkit.video") { inbox in
-            VideoChain.run(source: unsafeSource, packets: packets, shared: shared, previews: previews, path: path, inbox: inbox)
+            if let picture = VideoChain.stillPictures(of: unsafeSource) {
+                VideoChain.runStill(picture, start: unsafeSource.start, shared: shared, inbox: inbox)
+            } else {
+                VideoChain.run(source: unsafeSource, packets: packets, shared: shared, previews: previews, path: path, inbox: inbox)
+            }
         }
         packets.setPlayed(!source.isStill)   // (a still's one packet needs no read-ahead)
         worker.submit(SeekRequest(time: source.start, before: .zero, after: .zero, done: { _ in }))
@@ -214,7 +218,7 @@ final class VideoChain: Sendable {
     }
 
     /// The seek's picture is queued: it has landed (the player may paint now), unless a newer seek replaced it.
-    private static func landed(_ r: SeekRequest, at time: MediaTime, shared: Locked<Shared>) {
+    static func landed(_ r: SeekRequest, at time: MediaTime, shared: Locked<Shared>) {
         let current = shared.withLock { s -> Bool in
             guard s.generation == r.generation else { return false }
             s.previewsDecoded += 1

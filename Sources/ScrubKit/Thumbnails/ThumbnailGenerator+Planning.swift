@@ -12,7 +12,7 @@ extension ThumbnailGenerator {
         // it accepts the file; any time names the picture. (The file's head is read once for all of them; a file
         // that cannot be read gets FFmpeg's path and its errors.)
         let head = MediaOpener.checkReadable(path) == nil ? MediaOpener.head(path) : nil
-        if let head, let still = try StillDecoders.thumbnail(path: path, head: head, request: stillRequest) {
+        if let still = try MediaOpener.still(path, head: head, request: stillRequest) {
             let times = try fixedTimes ?? plan!(still.timeline)
             for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(still.thumbnail))) }
             return
