@@ -7,11 +7,12 @@ public enum ProcessSetup {
     /// instead of staying in the heap (about 2 MiB less peak for one 1080p thumbnail).
     public static func returnLargeBlocksPromptly() { HeapMemory.returnLargeBlocksPromptly() }
 
-    /// How long a URL may keep ScrubKit waiting with no answer, in seconds: the whole open (connecting, reconnects,
-    /// probing) and each read or seek after it. The default is `SCRUBKIT_TIMEOUT` from the environment, else 20.
     /// The network timeout when neither `SCRUBKIT_TIMEOUT` nor the caller says otherwise, in seconds.
     public static var defaultNetworkTimeout: Double { Demuxer.defaultNetworkTimeout }
 
+    /// How long a URL may keep ScrubKit waiting with no answer, in seconds: the whole open (connecting, reconnects,
+    /// probing) and each read or seek after it. The default is `SCRUBKIT_TIMEOUT` from the environment, else
+    /// ``defaultNetworkTimeout``.
     public static var networkTimeout: Double {
         get { Demuxer.networkTimeout }
         set { Demuxer.networkTimeout = newValue }
