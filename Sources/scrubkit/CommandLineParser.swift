@@ -186,14 +186,14 @@ struct ParsedArguments {
 
     /// An integer option within the range its ``OptionSpec`` declares.
     func int(_ name: String) throws -> Int? {
-        let r = declaredRange(name)
+        guard let r = declaredRange(name) else { return try int(name, in: Int.min...Int.max, command: spec.name) }
         return try int(name, in: Int(r.lowerBound)...Int(r.upperBound), command: spec.name)
     }
 
     /// A number option within the range its ``OptionSpec`` declares.
     func number(_ name: String) throws -> Double? {
         guard let v = value(name) else { return nil }
-        let r = declaredRange(name)
+        let r = declaredRange(name) ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
         guard let x = Double(v), x.isFinite, r.contains(x) else {
             throw UsageError(message: "\(name) expects a number in \(Self.format(r.lowerBound))…\(Self.format(r.upperBound)), got '\(v)'",
                              command: spec.name)
@@ -201,11 +201,9 @@ struct ParsedArguments {
         return x
     }
 
-    private func declaredRange(_ name: String) -> ClosedRange<Double> {
-        guard let r = spec.options.first(where: { $0.names.last == name })?.range else {
-            preconditionFailure("\(name) declares no range")
-        }
-        return r
+    /// The range the option's ``OptionSpec`` declares (nil: none declared, any number).
+    private func declaredRange(_ name: String) -> ClosedRange<Double>? {
+        spec.options.first(where: { $0.names.last == name })?.range
     }
 
     private static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }

@@ -9,34 +9,39 @@ struct OutputOptions {
     var quality: Int
     var allowsUpscaling: Bool
 
+    /// The longest side when no size is given.
+    static let defaultSide = 320
+    /// JPEG/WebP quality when none is given.
+    static let defaultQuality = 85
+
     static let specs: [OptionSpec] = [
-        OptionSpec(names: ["-s", "--max-size"], takesValue: true, valueName: "N", help: "Longest side at most N pixels (0 = full size). Default 320."),
-        OptionSpec(names: ["--width"], takesValue: true, valueName: "W", help: "Fit inside W pixels wide (with --height: a box)."),
-        OptionSpec(names: ["--height"], takesValue: true, valueName: "H", help: "Fit inside H pixels high."),
+        OptionSpec(names: ["-s", "--max-size"], takesValue: true, valueName: "N", help: "Longest side at most N pixels (0 = full size). Default \(defaultSide).", range: 0...100_000),
+        OptionSpec(names: ["--width"], takesValue: true, valueName: "W", help: "Fit inside W pixels wide (with --height: a box).", range: 0...100_000),
+        OptionSpec(names: ["--height"], takesValue: true, valueName: "H", help: "Fit inside H pixels high.", range: 0...100_000),
         OptionSpec(names: ["--upscale"], takesValue: false, help: "Enlarge pictures smaller than the size asked for."),
         OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "png, jpeg or webp (default: from the output name, else jpeg).", values: ["png", "jpeg", "webp"]),
-        OptionSpec(names: ["--quality"], takesValue: true, valueName: "Q", help: "JPEG/WebP quality 1-100 (default 85)."),
+        OptionSpec(names: ["--quality"], takesValue: true, valueName: "Q", help: "JPEG/WebP quality 1-100 (default \(defaultQuality)).", range: 1...100),
     ]
 
     /// The options `p` gives; `checksEncoder`: refuse a format whose encoder this FFmpeg lacks now (asking loads FFmpeg
     /// for PNG and WebP: `thumb --cache` asks only when it has to encode).
     init(_ p: ParsedArguments, command: String, checksEncoder: Bool = true) throws {
-        let w = try p.int("--width", in: 0...100_000, command: command)
-        let h = try p.int("--height", in: 0...100_000, command: command)
-        if let n = try p.int("--max-size", in: 0...100_000, command: command) {
+        let w = try p.int("--width")
+        let h = try p.int("--height")
+        if let n = try p.int("--max-size") {
             if w != nil || h != nil { throw UsageError(message: "use either --max-size or --width/--height", command: command) }
             maximumSize = n == 0 ? .unscaled : .longestSide(n)
         } else if w != nil || h != nil {
             maximumSize = .box(width: w ?? 0, height: h ?? 0)
         } else {
-            maximumSize = .longestSide(320)
+            maximumSize = .longestSide(OutputOptions.defaultSide)
         }
         if let f = p.value("--format") {
             guard let fmt = ImageFormat(fileExtension: f) else { throw UsageError(message: "unknown format '\(f)' (png, jpeg, webp)", command: command) }
             guard !checksEncoder || fmt.isAvailable else { throw UsageError(message: "this FFmpeg build has no \(fmt.rawValue) encoder", command: command) }
             format = fmt
         }
-        quality = try p.int("--quality", in: 1...100, command: command) ?? 85
+        quality = try p.int("--quality") ?? OutputOptions.defaultQuality
         allowsUpscaling = p.flag("--upscale")
     }
 }
