@@ -27,8 +27,8 @@ enum PreviewCommand {
         discussion: """
         The cuts are found first (as thumbs --scenes); the excerpts come from the longest scenes, centred in them,
         or spread evenly when the file has fewer scenes. Frames are exact, rotated upright and scaled as thumbnails
-        are. One excerpt's frames are held at a time; the output is written atomically (nothing is left behind when
-        it fails). Exit status 1 when the file cannot be previewed.
+        are. One excerpt's frames are held at a time (a GIF's until its palette is learnt); the output is written
+        atomically (nothing is left behind when it fails). Exit status 1 when the file cannot be previewed.
         """,
         operands: .media,
         examples: [

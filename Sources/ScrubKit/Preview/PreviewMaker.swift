@@ -51,7 +51,8 @@ public struct PreviewReport: Sendable {
 
 /// Short moving previews of a whole video (the hover clip of video sites): `count` excerpts from different scenes
 /// (``SceneDetector``: the longest scenes; evenly spread when there are no cuts), spread over the file and stitched
-/// in order. One excerpt's frames are held at a time, at the output size; the file is written atomically.
+/// in order. Frames are made at the output size, one excerpt at a time (a GIF keeps them until its palette is learnt:
+/// memory, then a file); the file is written atomically.
 public enum PreviewMaker {
     /// Writes the preview of `path` to `output` as `options` say.
     public static func make(_ path: String, to output: String, options: PreviewOptions = PreviewOptions()) throws -> PreviewReport {
