@@ -3,7 +3,7 @@
 /// encoded files, scene lists, batch outputs).
 ///
 /// A new setting that changes what an entry holds becomes one more part; a changed payload layout bumps the kind's
-/// ``version``, so every older entry of that kind is a miss (and ages out of the disk tier), never a misread.
+/// ``Kind/version``, so every older entry of that kind is a miss (and ages out of the disk tier), never a misread.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// What an entry holds.
     public enum Kind: String, Sendable, CaseIterable {
