@@ -47,14 +47,9 @@ extension Demuxer {
     public struct ConnectionBroken: Error, Sendable {
         /// FFmpeg's error for this attempt.
         public var failure: FFmpegError
-        /// Seconds this attempt took.
-        public var seconds: Double
 
-        /// A broken connection that failed with `failure` after `seconds`.
-        public init(failure: FFmpegError, seconds: Double) {
-            self.failure = failure
-            self.seconds = seconds
-        }
+        /// A broken connection that failed with `failure`.
+        public init(failure: FFmpegError) { self.failure = failure }
     }
 
     /// Monotonic seconds (FFmpeg's clock, as the interrupt deadline's).

@@ -84,7 +84,7 @@ public final class Demuxer {
             }
             let failure = FFmpegError(opened, "open")
             if isURL && [-ECONNRESET, -EPIPE, -EIO, -ECONNABORTED].contains(opened) {
-                throw ConnectionBroken(failure: failure, seconds: Demuxer.now() - began)
+                throw ConnectionBroken(failure: failure)
             }
             throw failure
         }

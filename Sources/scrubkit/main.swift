@@ -6,19 +6,17 @@ import ScrubKit
 @MainActor func main() -> Int32 {
     ProcessSetup.returnLargeBlocksPromptly()
     var args = Array(CommandLine.arguments.dropFirst())
-    let globals: ParsedArguments
-    do { globals = try takeGlobalOptions(&args) } catch let e as UsageError {
-        printError("Error: \(e.message)\nHint: scrubkit --help lists the global options.")
+    do {
+        let globals = try takeGlobalOptions(&args)
+        // --verbose shows FFmpeg's own log (hidden by default) and URLs whole, signatures and all.
+        ProcessSetup.showFFmpegLog(globals.flag("--verbose"), verbose: globals.flag("--verbose"))
+        Redaction.reveal(globals.flag("--verbose"))
+        // --timeout bounds the wait on a server that does not answer (SCRUBKIT_TIMEOUT, else the default).
+        if let seconds = try globals.number("--timeout") { ProcessSetup.networkTimeout = seconds }
+    } catch {
+        printError("Error: \(error)\nHint: scrubkit --help lists the global options.")
         return 64
-    } catch { printError("Error: \(error)"); return 64 }
-    // --verbose shows FFmpeg's own log (hidden by default) and URLs whole, signatures and all.
-    ProcessSetup.showFFmpegLog(globals.flag("--verbose"), verbose: globals.flag("--verbose"))
-    Redaction.reveal(globals.flag("--verbose"))
-    // --timeout bounds the wait on a server that does not answer (SCRUBKIT_TIMEOUT, else the default).
-    do { if let seconds = try globals.number("--timeout") { ProcessSetup.networkTimeout = seconds } } catch let e as UsageError {
-        printError("Error: \(e.message)\nHint: scrubkit --help lists the global options.")
-        return 64
-    } catch { return 64 }
+    }
     guard let first = args.first else { printError(topHelp); return 64 }
     if first == "--help" || first == "-h" || first == "help" { printOut(topHelp); return 0 }
     if first == "--version" {

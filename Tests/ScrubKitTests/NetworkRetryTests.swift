@@ -23,7 +23,7 @@ struct NetworkRetryTests {
         let value = try policy(time).run { left -> Int in
             given.append(left)
             time.seconds += 1
-            if given.count < 3 { throw Demuxer.ConnectionBroken(failure: Self.reset, seconds: 1) }
+            if given.count < 3 { throw Demuxer.ConnectionBroken(failure: Self.reset) }
             return 7
         }
         #expect(value == 7)
@@ -38,7 +38,7 @@ struct NetworkRetryTests {
             try policy(time, timeout: 3).run { left -> Int in
                 attempts += 1
                 time.seconds += min(1, left)   // an attempt ends by its deadline
-                throw Demuxer.ConnectionBroken(failure: Self.reset, seconds: 1)
+                throw Demuxer.ConnectionBroken(failure: Self.reset)
             }
         } throws: { ($0 as? FFmpegError)?.code == -104 }
         #expect(time.pauses == [0.25, 0.5])   // attempts end at 1, 2.25 and 3 s; a pause of 1 s would pass 3 s
@@ -53,7 +53,7 @@ struct NetworkRetryTests {
             try policy(time).run { _ -> Int in
                 attempts += 1
                 time.seconds += 2
-                if attempts == 1 { throw Demuxer.ConnectionBroken(failure: Self.reset, seconds: 2) }
+                if attempts == 1 { throw Demuxer.ConnectionBroken(failure: Self.reset) }
                 throw Demuxer.TimedOut(seconds: 2, attempts: 3)   // FFmpeg reconnected twice inside this attempt
             }
         } throws: { error in

@@ -113,17 +113,16 @@ extension SoundChain {
     /// One packet's worth of sound and its media time; nil when there is none this time round (the end, a new
     /// start). At the end, what the stretcher holds back comes out.
     private func nextSamples(_ take: inout Take, decoding: StreamDecoder) throws -> (samples: [Int16], start: MediaTime)? {
+        let serial = take.serial
         var frame: Frame? = nil
         while frame == nil {
             frame = try decoding.nextFrame(maxPackets: 1)
             if decoding.reader.isFinished {
                 // The end of the sound: let what was written play out, then wait for a new start.
-                let serial = take.serial
                 state.withLock { s in if s.serial == serial { s.target = nil } }
                 take.playing = false
                 break
             }
-            let serial = take.serial
             if state.withLock({ $0.serial != serial || $0.closed }) { break }
         }
         if let frame { return try decoding.samples(of: frame, converter: take.converter) }

@@ -44,9 +44,6 @@ extension VideoChain {
             }
         }
         while true {
-            let (generation, hasSize, empty, ended) = shared.withLock { s in
-                (s.generation, s.outputWidth > 0 && s.outputHeight > 0, s.frames.isEmpty, s.endOfStream)
-            }
             switch inbox.take(waitingAtMost: 0.1) {
             case .closed: return
             case .request(let r, _):
@@ -54,7 +51,11 @@ extension VideoChain {
                 show(generation: r.generation)
                 landed(r, at: start, shared: shared)
             case .idle:
-                if hasSize && empty && !ended { show(generation: generation) }
+                // (Read now, after the wait: a display size set meanwhile is served at once.)
+                let (generation, due) = shared.withLock { s in
+                    (s.generation, s.outputWidth > 0 && s.outputHeight > 0 && s.frames.isEmpty && !s.endOfStream)
+                }
+                if due { show(generation: generation) }
             }
         }
     }
