@@ -46,8 +46,13 @@ struct PlayJobControlTests {
         return s
     }
 
+    /// The player's own process: its command line starts with the binary. (Not just "play …clip": a tmux server
+    /// started by a `new-session` whose command plays the clip carries that command line too, and `stopAll` killed
+    /// it — every session of every suite with it, a flaky hover test in another suite.)
     func playerPID(_ clip: String) -> pid_t? {
-        let r = try? Scrub.execute("pgrep", ["-f", "play .*" + (clip as NSString).lastPathComponent])
+        let pattern = "^" + NSRegularExpression.escapedPattern(for: Scrub.binary) + " play .*"
+            + NSRegularExpression.escapedPattern(for: (clip as NSString).lastPathComponent)
+        let r = try? Scrub.execute("pgrep", ["-f", pattern])
         return r?.stdout.split(separator: "\n").first.flatMap { pid_t($0) }
     }
 

@@ -244,11 +244,33 @@ struct SoundTests {
         return true
     }
 
-    /// Waits (up to 6 s) until the player's clock passes `time`: with sound, it holds until the sound is heard.
-    func waitUntil(_ p: Player, passes time: Double) async throws {
+    /// Runs the real-time part of a test (playing, pausing, seeking, measuring against the wall clock) on a thread of
+    /// its own and returns what it measured; the test asserts afterwards. Not in the test's task: the suite's
+    /// synchronous tests (tmux, processes) hold the concurrency pool's two threads for seconds at a time, and a task
+    /// waiting for its turn there slept through the 6-s clip's end — the player paused there, and the test saw a
+    /// clock "at 0.62×" and a seek "stuck at 3.5 s".
+    func realTime<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { c in
+            let thread = Thread { c.resume(returning: body()) }
+            thread.name = "scrubkit-test.real-time"
+            thread.start()
+        }
+    }
+
+    /// Waits (up to 6 s of wall time) until the player's clock passes `time` (with sound, it holds until the sound is
+    /// heard) and returns where the clock is (on a real-time thread).
+    static func wait(_ p: Player, passes time: Double) -> Double {
         let end = Date().addingTimeInterval(6)
-        while p.currentTime.seconds < time && Date() < end { try await Task.sleep(nanoseconds: 20_000_000) }
-        try #require(p.currentTime.seconds >= time, "the clock reached \(time) s (at \(p.currentTime.seconds))")
+        while p.currentTime.seconds < time && Date() < end { Thread.sleep(forTimeInterval: 0.02) }
+        return p.currentTime.seconds
+    }
+
+    /// Seeks exactly to `time` and waits (up to 10 s) for it to land; whether it did (on a real-time thread).
+    static func seek(_ p: Player, to time: MediaTime) -> Bool {
+        let landed = Locked<Bool?>(nil)
+        p.seek(to: time, toleranceBefore: .zero, toleranceAfter: .zero) { ok in landed.withLock { $0 = ok } }
+        _ = landed.wait(until: { $0 != nil }, timeout: 10)
+        return landed.withLock { $0 } ?? false
     }
 
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
@@ -256,18 +278,25 @@ struct SoundTests {
         let clip = try Self.clip()   // (made before the server and the recording start)
         let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
-        p.play()
-        try await waitUntil(p, passes: 0.3)
-        #expect(p.soundStatus.isAvailable && p.soundStatus.problem == nil, "\(p.soundStatus)")
-        let t0 = p.currentTime.seconds, w0 = Date()
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        let rate = (p.currentTime.seconds - t0) / Date().timeIntervalSince(w0)
-        #expect(abs(rate - 1) < 0.25, "the clock runs with the sound: \(rate)×")
-        #expect(await p.seek(to: MediaTime(value: 7, timescale: 2), toleranceBefore: .zero, toleranceAfter: .zero))
-        try await waitUntil(p, passes: 3.7)
-        try await Task.sleep(nanoseconds: 800_000_000)
-        p.pause()
-        try await Task.sleep(nanoseconds: 600_000_000)
+        let run = await realTime {
+            p.play()
+            let started = Self.wait(p, passes: 0.3)
+            let status = p.soundStatus
+            let t0 = p.currentTime.seconds, w0 = Date()
+            Thread.sleep(forTimeInterval: 1)
+            let rate = (p.currentTime.seconds - t0) / Date().timeIntervalSince(w0)
+            let landed = Self.seek(p, to: MediaTime(value: 7, timescale: 2))
+            let after = Self.wait(p, passes: 3.7)
+            Thread.sleep(forTimeInterval: 0.8)
+            p.pause()
+            Thread.sleep(forTimeInterval: 0.6)
+            return (started: started, status: status, rate: rate, landed: landed, after: after)
+        }
+        try #require(run.started >= 0.3, "the clock reached 0.3 s (at \(run.started))")
+        #expect(run.status.isAvailable && run.status.problem == nil, "\(run.status)")
+        #expect(abs(run.rate - 1) < 0.25, "the clock runs with the sound: \(run.rate)×")
+        #expect(run.landed, "the seek landed")
+        try #require(run.after >= 3.7, "the clock reached 3.7 s after the seek (at \(run.after))")
         let windows = SoundWindow.windows(pulse.recorded())
         let loud = windows.filter { $0.rms > 2000 }
         let low = loud.filter { abs($0.frequency - 440) < 25 }, high = loud.filter { abs($0.frequency - 1000) < 40 }
@@ -290,15 +319,19 @@ struct SoundTests {
         let clip = try Self.clip()   // (made before the server and the recording start)
         let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
-        p.play()
-        try await waitUntil(p, passes: 0.2)
-        try await Task.sleep(nanoseconds: 600_000_000)
-        p.volume = 0.5
-        try await Task.sleep(nanoseconds: 700_000_000)
-        p.isMuted = true
-        try await Task.sleep(nanoseconds: 600_000_000)
+        let started = await realTime {
+            p.play()
+            let started = Self.wait(p, passes: 0.2)
+            Thread.sleep(forTimeInterval: 0.6)
+            p.volume = 0.5
+            Thread.sleep(forTimeInterval: 0.7)
+            p.isMuted = true
+            Thread.sleep(forTimeInterval: 0.6)
+            p.pause()
+            return started
+        }
+        try #require(started >= 0.2, "the clock reached 0.2 s (at \(started))")
         #expect(p.volume == 0.5 && p.isMuted)
-        p.pause()
         let windows = SoundWindow.windows(pulse.recorded())
         let loud = windows.filter { $0.rms > 300 }
         let levels = windows.map { Int($0.rms) }
@@ -319,12 +352,16 @@ struct SoundTests {
         let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
         p.audioTimePitchAlgorithm = pitch
-        p.rate = speed
-        try await waitUntil(p, passes: 0.3)
-        let t0 = p.currentTime.seconds, w0 = Date()
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        let rate = (p.currentTime.seconds - t0) / Date().timeIntervalSince(w0)
-        p.pause()
+        let (started, rate) = await realTime {
+            p.rate = speed
+            let started = Self.wait(p, passes: 0.3)
+            let t0 = p.currentTime.seconds, w0 = Date()
+            Thread.sleep(forTimeInterval: 1)
+            let rate = (p.currentTime.seconds - t0) / Date().timeIntervalSince(w0)
+            p.pause()
+            return (started, rate)
+        }
+        try #require(started >= 0.3, "the clock reached 0.3 s (at \(started))")
         #expect(p.soundStatus.isAvailable && p.soundStatus.problem == nil, "\(p.soundStatus)")
         #expect(abs(rate / speed - 1) < 0.25, "the clock runs at \(speed)× with the sound: \(rate)×")
         let windows = SoundWindow.windows(pulse.recorded())
@@ -391,10 +428,14 @@ struct SoundTests {
             "-c:v", "mpeg4", "-c:a", "aac", "-b:a", "256k", "-shortest"]))   // (made before the server and the recording start)
         let (pulse, p) = try await serverAndPlayer(clip, channels: 2)
         defer { pulse.stop() }
-        p.play()
-        try await waitUntil(p, passes: 0.3)
-        try await Task.sleep(nanoseconds: 1_200_000_000)
-        p.pause()
+        let started = await realTime {
+            p.play()
+            let started = Self.wait(p, passes: 0.3)
+            Thread.sleep(forTimeInterval: 1.2)
+            p.pause()
+            return started
+        }
+        try #require(started >= 0.3, "the clock reached 0.3 s (at \(started))")
         let both = pulse.recorded()
         let left = stride(from: 0, to: both.count - 1, by: 2).map { both[$0] }
         let right = stride(from: 1, to: both.count, by: 2).map { both[$0] }
@@ -495,10 +536,14 @@ struct SoundTests {
         let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
         // The first snippet wakes the fresh null sink (which starts late and clips it); the next three are measured.
-        for (i, t) in [5, 1, 4, 2].enumerated() {
-            #expect(await p.seek(to: MediaTime(value: Int64(t), timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
-            try await Task.sleep(nanoseconds: i == 0 ? 1_800_000_000 : 500_000_000)
+        let landed = await realTime {
+            [5, 1, 4, 2].enumerated().map { i, t in
+                let landed = Self.seek(p, to: MediaTime(value: Int64(t), timescale: 1))
+                Thread.sleep(forTimeInterval: i == 0 ? 1.8 : 0.5)
+                return landed
+            }
         }
+        #expect(landed.allSatisfy { $0 }, "every seek landed: \(landed)")
         let windows = SoundWindow.windows(pulse.recorded(), seconds: 0.02)
         // Bursts: runs of loud 20 ms windows separated by at least 100 ms of silence (the snippets are 0.5 s apart; a
         // shorter gap is a hiccup of a loaded machine inside one snippet).
