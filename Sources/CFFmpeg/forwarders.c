@@ -26,6 +26,14 @@ void av_channel_layout_uninit(AVChannelLayout *a0) {
     SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_channel_layout_uninit)(a0);
 }
 
+enum AVCodecID av_codec_get_id(const struct AVCodecTag *const *a0, unsigned int a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_codec_get_id)(a0, a1);
+}
+
+int av_codec_get_tag2(const struct AVCodecTag *const *a0, enum AVCodecID a1, unsigned int *a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_codec_get_tag2)(a0, a1, a2);
+}
+
 const char *av_color_primaries_name(enum AVColorPrimaries a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_color_primaries_name)(a0);
 }
@@ -100,6 +108,10 @@ void av_freep(void *a0) {
 
 int64_t av_gettime_relative(void) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_gettime_relative)();
+}
+
+const AVOutputFormat *av_guess_format(const char *a0, const char *a1, const char *a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_guess_format)(a0, a1, a2);
 }
 
 AVRational av_guess_sample_aspect_ratio(AVFormatContext *a0, AVStream *a1, AVFrame *a2) {
@@ -229,6 +241,10 @@ int avcodec_open2(AVCodecContext *a0, const AVCodec *a1, AVDictionary **a2) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_open2)(a0, a1, a2);
 }
 
+int avcodec_parameters_copy(AVCodecParameters *a0, const AVCodecParameters *a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_parameters_copy)(a0, a1);
+}
+
 int avcodec_parameters_from_context(AVCodecParameters *a0, const AVCodecContext *a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_parameters_from_context)(a0, a1);
 }
@@ -339,6 +355,10 @@ AVStream *avformat_new_stream(AVFormatContext *a0, const AVCodec *a1) {
 
 int avformat_open_input(AVFormatContext **a0, const char *a1, const AVInputFormat *a2, AVDictionary **a3) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_open_input)(a0, a1, a2, a3);
+}
+
+int avformat_query_codec(const AVOutputFormat *a0, enum AVCodecID a1, int a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_query_codec)(a0, a1, a2);
 }
 
 int avformat_seek_file(AVFormatContext *a0, int a1, int64_t a2, int64_t a3, int64_t a4, int a5) {

@@ -26,6 +26,7 @@ let subcommands: [Subcommand] = [
     Subcommand(spec: DownsampleCommand.spec, summary: "Shrink still images to a max pixel size (EXIF orientation applied).", run: DownsampleCommand.run),
     Subcommand(spec: ThumbsCommand.spec, summary: "Thumbnails of many files in parallel: progress bar, manifest, contact sheets, WebVTT sprites.", run: ThumbsCommand.run),
     Subcommand(spec: PreviewCommand.spec, summary: "Write a short animated preview (WebP, GIF or MP4) of a whole video: excerpts from different scenes.", run: PreviewCommand.run),
+    Subcommand(spec: CutCommand.spec, summary: "Copy a section of a video into a new file without re-encoding (keyframe-aligned, chapters trimmed).", run: CutCommand.run),
     Subcommand(spec: PlayCommand.spec, summary: "Play and scrub a video in the terminal (kitty, iTerm2, sixel or coloured blocks).", run: PlayCommand.run),
     Subcommand(spec: BenchCommand.spec, summary: "Measure decode vs downsample time and memory (and the thumbnail cache: --cache FILE).", run: BenchCommand.run),
     Subcommand(spec: CacheCommand.spec, summary: "Show or clear the thumbnail caches.", run: CacheCommand.run),

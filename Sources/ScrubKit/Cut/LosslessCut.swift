@@ -1,0 +1,50 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// A section of a file copied into a new one without re-encoding (as LosslessCut and `ffmpeg -c copy`): every
+/// picture, sound and subtitle stream the output's container can hold, its metadata, and the chapters that overlap
+/// the section (trimmed to it). The cut starts on the keyframe at or before the asked start (a copy can start nowhere
+/// else) and ends before the asked end; the copy's timeline starts at 0. The output is written atomically.
+public enum LosslessCut {
+    /// What a cut wrote.
+    public struct Result: Sendable, Equatable {
+        /// The output file.
+        public var output: String
+        /// Where the copy starts in the source (the keyframe at or before ``requestedStart``) and where it ends, on
+        /// the file's timeline as a player shows it (from the file's start).
+        public var start: MediaTime
+        public var end: MediaTime
+        /// The start that was asked for.
+        public var requestedStart: MediaTime
+        /// The streams copied, and the chapters kept.
+        public var streams: Int
+        public var chapters: Int
+        /// What was left out and why, a line each (a stream the output's container cannot hold).
+        public var notes: [String]
+    }
+
+    /// Copies `path` from `from` to `to` (times on the file's timeline, as `thumb --at` resolves them) into `output`
+    /// (its container chosen by its name's extension). Throws a ``MediaError`` naming the file: unreadable input, a
+    /// section outside the file or empty, an output that cannot be written (nothing is left behind).
+    public static func cut(_ path: String, from: TimeExpression, to: TimeExpression, output: String) throws -> Result {
+        guard URL(fileURLWithPath: output).standardizedFileURL.path != URL(fileURLWithPath: path).standardizedFileURL.path else {
+            throw MediaError(.writeFailed, path: output, "is the file being cut: choose another output")
+        }
+        guard StreamCopier.hasContainer(named: output) else {
+            throw MediaError(.invalidRequest, path: output, "its name does not say which container to write: end it in .mkv, .mp4, .mov, .ts…")
+        }
+        let media = try MediaOpener.open(path, .full(pixelLimit: MediaInspector.defaultPixelLimit))
+        let facts = media.facts
+        guard !facts.isStill else { throw MediaError(.unsupported, path: path, "is a still picture: nothing to cut") }
+        let origin = facts.start.isNumeric ? facts.start : .zero
+        guard facts.duration.isNumeric else { throw MediaError(.unsupported, path: path, "has no known duration: cannot cut by time") }
+        let end = origin + facts.duration
+        let a = from.resolve(start: origin, duration: facts.duration), b = to.resolve(start: origin, duration: facts.duration)
+        guard a < end else { throw MediaError(.invalidRequest, path: path, "the cut starts at \((a - origin).formatted(fractionDigits: 3)), past the end (\(facts.duration.formatted(fractionDigits: 3)))") }
+        guard b > a else { throw MediaError(.invalidRequest, path: path, "the cut ends at \((b - origin).formatted(fractionDigits: 3)), not after its start (\((a - origin).formatted(fractionDigits: 3)))") }
+        let section = CutPlan(media: media, from: MediaTime.maximum(a, origin), to: MediaTime.minimum(b, end), output: output)
+        return try section.write(path: path)
+    }
+
+}
