@@ -14,8 +14,9 @@ public final class StreamCopier {
 
     /// A chapter of the copy, on its timeline (seconds from its start).
     public struct Chapter: Sendable {
-        /// Where it starts and ends in the copy.
+        /// Where it starts in the copy.
         public var start: MediaTime
+        /// Where it ends in the copy.
         public var end: MediaTime
         /// Its title, when it has one.
         public var title: String?

@@ -65,9 +65,13 @@ extension PlayerApp {
         if let i = chapters.index(at: current) {
             line.chapter = "\(i + 1)/\(chapters.count)" + (chapters[i].title.map { " " + $0 } ?? "")
         }
+        line.loop = loopMarks.label(start: start)
+        line.notice = notice.withLock { n in n.flatMap { now < $0.until ? $0.text : nil } } ?? ""
         let fraction = snap.fraction
-        let ticks = span.isNumeric && span > .zero ? chapters.dropFirst().map { ($0.start - start).fraction(of: span) } : []
-        let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks)
+        let spans = span.isNumeric && span > .zero
+        let ticks = spans ? chapters.dropFirst().map { ($0.start - start).fraction(of: span) } : []
+        let marks = spans ? loopMarks.marks.map { (fraction: ($0.time - start).fraction(of: span), letter: $0.letter) } : []
+        let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks, marks: marks)
         if status != lastStatus { out += status; lastStatus = status }
         if !hoverPlan.erase.isEmpty { loudnessDrawn = -1; tallDrawn = nil }   // (an erased box may have covered them)
         out += loudnessRow()

@@ -19,6 +19,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         public var sound: SoundOptions? = SoundOptions()
         /// At other speeds than 1×, keep the sound's pitch (the default) or let it follow the speed.
         public var keepsPitch = true
+        /// Where `c` writes the A-B section; nil: beside the file (a URL's in the current folder).
+        public var cutDirectory: String? = nil
         /// The defaults: detect graphics, keyframe seeks, pause at the end.
         public init() {}
     }
@@ -65,6 +67,10 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     var hoverPreview = HoverPreview()
     var lastImage: RGBImage? = nil
     var lastImageUnpainted = false
+    /// The A-B loop's marks (`l`), and a passing notice for the status line (a cut written or failed), set from the
+    /// cut's thread too.
+    var loopMarks = LoopMarks()
+    let notice = Locked<(text: String, until: Double)?>(nil)
 
     /// A player app for `path`; nothing happens until ``run()``.
     public init(path: String, options: Options) {
@@ -233,6 +239,10 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         case .character("a"), .character("A"): player.playsScrubSound.toggle(); lastStatus = ""
         case .character("#"):
             if let n = player.selectNextAudioStream(), showsLoudness { startLoudness(streamNumber: n) }
+        case .character("l"), .character("L"):
+            player.loopRange = loopMarks.press(at: player.currentTime)
+            lastStatus = ""
+        case .character("c"), .character("C"): cutLoop()
         case .character("/"): player.volume = ((player.volume - 0.1) * 10).rounded() / 10
         case .character("*"): player.volume = ((player.volume + 0.1) * 10).rounded() / 10
         case .character(let c) where c.isWholeNumber:

@@ -137,9 +137,10 @@ public struct PlayerFrameComposer {
     }
 
     /// The bar (knob at `fraction`) and the status line.
-    public func status(layout: PlayerLayout, line: StatusLine, fraction: Double, ticks: [Double] = []) -> String {
+    public func status(layout: PlayerLayout, line: StatusLine, fraction: Double, ticks: [Double] = [],
+                       marks: [(fraction: Double, letter: Character)] = []) -> String {
         var out = "\u{1B}[\(layout.barRow + 1);1H\u{1B}[2K "
-        out += layout.bar.render(fraction: fraction, color: color, ticks: ticks)
+        out += layout.bar.render(fraction: fraction, color: color, ticks: ticks, marks: marks)
         out += "\u{1B}[\(layout.statusRow + 1);1H\u{1B}[2K" + line.render(width: layout.columns - 1)
         return out
     }

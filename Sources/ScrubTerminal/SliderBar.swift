@@ -30,12 +30,14 @@ public struct SliderBar: Sendable {
     public func contains(column: Int) -> Bool { column >= origin && column < origin + width }
 
     /// The track: played part `━`, knob `●`, rest `─`, with a tick (`╋`, `┼`) at each of `ticks` (fractions: chapter
-    /// starts); with colour when allowed.
-    public func render(fraction: Double, color: Bool, ticks: [Double] = []) -> String {
+    /// starts) and each of `marks` drawn as its letter (an A-B loop's ends); with colour when allowed.
+    public func render(fraction: Double, color: Bool, ticks: [Double] = [], marks: [(fraction: Double, letter: Character)] = []) -> String {
         let knob = column(forFraction: fraction) - origin
         let tickColumns = Set(ticks.map { column(forFraction: $0) - origin })
-        let played = String((0..<knob).map { tickColumns.contains($0) ? "╋" : "━" })
-        let rest = String(((knob + 1)..<max(knob + 1, width)).map { tickColumns.contains($0) ? "┼" : "─" })
+        var letters: [Int: Character] = [:]
+        for m in marks { letters[column(forFraction: m.fraction) - origin] = m.letter }
+        let played = String((0..<knob).map { letters[$0] ?? (tickColumns.contains($0) ? "╋" : "━") })
+        let rest = String(((knob + 1)..<max(knob + 1, width)).map { letters[$0] ?? (tickColumns.contains($0) ? "┼" : "─") })
         if color {
             // The knob in the terminal's own foreground colour (bold), visible on dark and light backgrounds alike.
             return "\u{1B}[38;2;255;80;80m\(played)\u{1B}[39;1m●\u{1B}[22m\u{1B}[38;2;128;128;128m\(rest)\u{1B}[0m"
@@ -64,6 +66,10 @@ public struct StatusLine: Sendable {
     public var sound = ""
     /// The chapter playing ("2/5 Title"; "" to leave it out).
     public var chapter = ""
+    /// The A-B loop ("A 0:02.0", "A-B 0:02.0–0:05.0"; "" to leave it out).
+    public var loop = ""
+    /// A passing notice, shown right after the times ("cut written: …"; "" for none).
+    public var notice = ""
 
     /// A status line with these facts.
     public init(playing: Bool, current: MediaTime, duration: MediaTime, rate: Double, exactSeeks: Bool, graphics: String, dropped: Int) {
@@ -83,9 +89,10 @@ public struct StatusLine: Sendable {
         let remaining = duration.isNumeric ? "-" + (duration - current).formatted(fractionDigits: digits) : ""
         let rateText = rate == 1 ? "1×" : String(format: "%g×", rate)
         // Glyphs common monospace fonts have (DejaVu Sans Mono has ▶ and ‖, not ⏸ or ⏯).
-        var parts = [playing ? "▶ playing" : "‖ paused", times, remaining, rateText] + (chapter.isEmpty ? [] : ["ch " + chapter])
+        var parts = [playing ? "▶ playing" : "‖ paused", times] + (notice.isEmpty ? [] : [notice]) + [remaining, rateText]
+            + (chapter.isEmpty ? [] : ["ch " + chapter]) + (loop.isEmpty ? [] : [loop])
             + (sound.isEmpty ? [] : [sound]) + [exactSeeks ? "exact seeks" : "fast seeks"]
-        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * volume  PgUp/PgDn chapter  q quit"
+        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * volume  PgUp/PgDn chapter  l A-B loop  c cut A-B  q quit"
         var line = parts.joined(separator: "  ")
         // The graphics mode, with its reason when that fits ("blocks256 (tmux/screen: …)"), else the mode alone.
         let shortGraphics = graphics.split(separator: " ", maxSplits: 1).first.map(String.init) ?? graphics

@@ -34,7 +34,7 @@ enum CutCommand {
         let path = p.positional[0]
         let from = try time(p.value("--from"), default: .absolute(.zero))
         let to = try time(p.value("--to"), default: .fraction(numerator: 1, denominator: 1))
-        let output = p.value("--output") ?? defaultOutput(path, from: p.value("--from"), to: p.value("--to"))
+        let output = p.value("--output") ?? LosslessCut.defaultOutput(for: path, from: p.value("--from") ?? "start", to: p.value("--to") ?? "end")
         do {
             let r = try LosslessCut.cut(path, from: from, to: to, output: output)
             if p.flag("--json") {
@@ -63,15 +63,5 @@ enum CutCommand {
         do { return try TimeExpression(parsing: text) } catch let e as TimeExpressionError {
             throw UsageError(message: e.description, command: "cut")
         }
-    }
-
-    /// `NAME-cut-FROM-TO.EXT` beside the file (the times as given, `:` and `/` made safe for a name).
-    static func defaultOutput(_ path: String, from: String?, to: String?) -> String {
-        // (A URL's cut goes into the current folder.)
-        let name = BatchNaming.fileName(path)
-        let ext = (name as NSString).pathExtension.isEmpty ? "mkv" : (name as NSString).pathExtension
-        func safe(_ s: String) -> String { String(s.map { $0 == ":" || $0 == "/" ? "." : $0 }) }
-        let file = "\((name as NSString).deletingPathExtension)-cut-\(safe(from ?? "start"))-\(safe(to ?? "end")).\(ext)"
-        return path.contains("://") ? file : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(file).path
     }
 }

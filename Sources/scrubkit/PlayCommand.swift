@@ -12,6 +12,7 @@ enum PlayCommand {
             OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
             OptionSpec(names: ["--loop"], takesValue: false, help: "Start over at the end instead of pausing."),
+            OptionSpec(names: ["--cut-dir"], takesValue: true, valueName: "DIR", help: "Where c writes the A-B section (default: beside the file; a URL's in the current folder)."),
             OptionSpec(names: ["--no-audio"], takesValue: false, help: "Play no sound (the picture runs on the system clock)."),
             OptionSpec(names: ["--audio-device"], takesValue: true, valueName: "NAME", help: "The PulseAudio/PipeWire sink to play on (pactl list short sinks); default: the server's default."),
             OptionSpec(names: ["--aid"], takesValue: true, valueName: "N", help: "Which audio stream, counted from 1 (default: the container's first decodable one)."),
@@ -28,8 +29,10 @@ enum PlayCommand {
         discussion: """
         Keys: space play/pause · ←/→ ±5 s · ↑/↓ ±60 s · ,/. one frame back/forward · 0–9 jump to 0–90 % ·
         Home/End · [/] slower/faster · e exact seeks on/off · m mute · / and * volume down/up · a scrub sound on/off · # next audio stream ·
-        PgUp/PgDn previous/next chapter (ticks on the bar; the status line names the chapter) · Ctrl-Z suspend (fg goes on) ·
-        q, Esc or Ctrl-C quit.
+        PgUp/PgDn previous/next chapter (ticks on the bar; the status line names the chapter) · l A-B loop: the first
+        press marks A, the second B (playback loops between them; A and B on the bar), the third clears · c cut the
+        A-B section without re-encoding, as scrubkit cut does, into NAME-cut-A-B.EXT (never over an existing file) ·
+        Ctrl-Z suspend (fg goes on) · q, Esc or Ctrl-C quit.
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
         Mouse: click or drag on the bar to seek; hovering over it shows a small picture of the time under the pointer
         (from a second decoder: playback goes on untouched).
@@ -66,6 +69,7 @@ enum PlayCommand {
         options.graphics = graphics
         options.exactSeeks = p.flag("--exact")
         options.loop = p.flag("--loop")
+        options.cutDirectory = p.value("--cut-dir")
         if p.flag("--no-audio") {
             options.sound = nil
         } else {

@@ -14,11 +14,13 @@ public enum LosslessCut {
         /// Where the copy starts in the source (the keyframe at or before ``requestedStart``) and where it ends, on
         /// the file's timeline as a player shows it (from the file's start).
         public var start: MediaTime
+        /// Where the copy ends, on the same timeline.
         public var end: MediaTime
         /// The start that was asked for.
         public var requestedStart: MediaTime
-        /// The streams copied, and the chapters kept.
+        /// How many streams were copied.
         public var streams: Int
+        /// How many chapters were kept.
         public var chapters: Int
         /// What was left out and why, a line each (a stream the output's container cannot hold).
         public var notes: [String]
@@ -47,4 +49,20 @@ public enum LosslessCut {
         return try section.write(path: path)
     }
 
+    /// Where a cut of `path` from `from` to `to` goes by default: `NAME-cut-FROM-TO.EXT` in `directory` (nil: beside
+    /// the file; a URL's in the current folder), the times as given (`:` and `/` made safe for a name).
+    public static func defaultOutput(for path: String, from: String, to: String, directory: String? = nil) -> String {
+        let name = BatchNaming.fileName(path)
+        let ext = (name as NSString).pathExtension.isEmpty ? "mkv" : (name as NSString).pathExtension
+        func safe(_ s: String) -> String { String(s.map { $0 == ":" || $0 == "/" ? "." : $0 }) }
+        let file = "\((name as NSString).deletingPathExtension)-cut-\(safe(from))-\(safe(to)).\(ext)"
+        if let directory { return URL(fileURLWithPath: directory).appendingPathComponent(file).path }
+        return path.contains("://") ? file : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(file).path
+    }
+
+    /// A time as a file name writes it: `00h01m02.500s`.
+    public static func nameLabel(_ t: MediaTime) -> String {
+        let ms = Int((max(0, t.seconds) * 1000).rounded())
+        return String(format: "%02dh%02dm%02d.%03ds", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+    }
 }

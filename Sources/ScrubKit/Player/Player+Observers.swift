@@ -72,6 +72,7 @@ extension Player {
         followSound()
         let now = clock.now()
         let t = time(at: now)
+        if loopBackIfDue(t) { return }
         let from = lastReported
         let atEnd = end.map { t >= $0 } ?? false
         if t > from {
@@ -120,6 +121,8 @@ extension Player {
         if case .readyToPlay = _status, _rate > 0, !seeking {
             let t = lastReported
             var next: MediaTime? = end
+            // (The loop's end; at or past it already — B set where playback is — at once.)
+            if let r = _loopRange, next.map({ r.end < $0 }) ?? true { next = MediaTime.maximum(r.end, t) }
             for o in periodic.values {
                 let m = o.interval.multiplied(byRatio: Int32(clamping: t.floorDivided(by: o.interval) + 1), divisor: 1)
                 if next == nil || m < next! { next = m }

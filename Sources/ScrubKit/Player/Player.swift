@@ -57,6 +57,8 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     var pitchAlgorithm = AudioTimePitchAlgorithm.timeDomain
     /// Audio scrubbing: a short snippet of sound where each seek lands while paused.
     var scrubSound = true
+    /// The A-B loop (Player+Loop.swift).
+    var _loopRange: MediaTimeRange? = nil
 
     /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:sound:)`` for a file.
     public init(pipeline: PlayerPipeline, clock: MediaClock = SystemClock()) {
