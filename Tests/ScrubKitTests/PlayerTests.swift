@@ -299,11 +299,11 @@ struct FilePlaybackTests {
 
     func frame(_ p: Player, timeout: Double = 5) async -> VideoFrame? {
         let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
+        while true {   // (once more after the deadline: a starved task may wake late)
             if !p.isSeeking, let f = p.frameForDisplay() { return f }
+            if Date() >= end { return nil }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
-        return nil
     }
 
     @Test func exactSeekDeliversThatFrameAtTheDisplaySize() async {
