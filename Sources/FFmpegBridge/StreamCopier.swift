@@ -12,27 +12,11 @@ public final class StreamCopier {
     private var lastDecodeTime: [Int: Int64] = [:]
     private var finished = false
 
-    /// A chapter of the copy, on its timeline (seconds from its start).
-    public struct Chapter: Sendable {
-        /// Where it starts in the copy.
-        public var start: MediaTime
-        /// Where it ends in the copy.
-        public var end: MediaTime
-        /// Its title, when it has one.
-        public var title: String?
-
-        /// A chapter from `start` to `end` titled `title`.
-        public init(start: MediaTime, end: MediaTime, title: String?) {
-            self.start = start
-            self.end = end
-            self.title = title
-        }
-    }
-
     /// Opens `path` for writing in the container its name `named` says (`named` is the file's final name: `path` may
     /// be a temporary one), copying `streams` of `demuxer` (their parameters and metadata) and the file's metadata,
-    /// with `chapters`.
-    public init(path: String, named: String, streams: [Int], from demuxer: Demuxer, chapters: [Chapter]) throws {
+    /// with `chapters` (on the copy's timeline; the shape ``Demuxer/chapters`` reads them in).
+    public init(path: String, named: String, streams: [Int], from demuxer: Demuxer,
+                chapters: [(start: MediaTime, end: MediaTime, title: String?)]) throws {
         var fmt: UnsafeMutablePointer<AVFormatContext>? = nil
         try check(avformat_alloc_output_context2(&fmt, nil, nil, named), "choose a container")
         format = fmt
@@ -129,7 +113,7 @@ public final class StreamCopier {
         avio_closep(&format.pointee.pb)
     }
 
-    private func add(_ chapters: [Chapter], to f: UnsafeMutablePointer<AVFormatContext>) throws {
+    private func add(_ chapters: [(start: MediaTime, end: MediaTime, title: String?)], to f: UnsafeMutablePointer<AVFormatContext>) throws {
         guard !chapters.isEmpty else { return }
         let size = MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride * chapters.count
         guard let raw = av_mallocz(size) else { throw FFmpegError(operation: "copy", message: "out of memory") }

@@ -43,10 +43,10 @@ struct CutPlan {
         // (Only the copied streams are read, every packet of them: opening may have left keyframes-only reading on.)
         demuxer.discardAllStreams(except: Set(copied))
         let start = startingKeyframe(demuxer: demuxer, video: facts.video)
-        let chapters = facts.chapters.compactMap { c -> StreamCopier.Chapter? in
+        let chapters = facts.chapters.compactMap { c -> (start: MediaTime, end: MediaTime, title: String?)? in
             let cEnd = c.end.isNumeric ? c.end : to
             guard c.start < to, cEnd > start else { return nil }
-            return StreamCopier.Chapter(start: MediaTime.maximum(c.start, start) - start, end: MediaTime.minimum(cEnd, to) - start, title: c.title)
+            return (MediaTime.maximum(c.start, start) - start, MediaTime.minimum(cEnd, to) - start, c.title)
         }
         let file = TemporaryOutput(output)
         let ext = URL(fileURLWithPath: output).pathExtension
