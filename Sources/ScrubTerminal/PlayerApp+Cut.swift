@@ -46,7 +46,7 @@ extension PlayerApp {
         }
         let start = player.startTime
         let (from, to) = (a - start, b - start)
-        let output = PlayerApp.unused(LosslessCut.defaultOutput(for: path, from: LosslessCut.nameLabel(from), to: LosslessCut.nameLabel(to),
+        let output = FileIO.unusedPath(LosslessCut.defaultOutput(for: path, from: LosslessCut.nameLabel(from), to: LosslessCut.nameLabel(to),
                                                                 directory: options.cutDirectory))
         notice.withLock { $0 = ("cutting \(from.formatted(fractionDigits: 1))–\(to.formatted(fractionDigits: 1))…", now + 60) }
         lastStatus = ""
@@ -64,14 +64,5 @@ extension PlayerApp {
         }
         thread.name = "scrubkit.cut"
         thread.start()
-    }
-
-    /// `path`, or `NAME-2.EXT`, `NAME-3.EXT`… — the first that does not exist.
-    static func unused(_ path: String) -> String {
-        guard FileManager.default.fileExists(atPath: path) else { return path }
-        let ext = (path as NSString).pathExtension, stem = (path as NSString).deletingPathExtension
-        var n = 2
-        while FileManager.default.fileExists(atPath: "\(stem)-\(n).\(ext)") { n += 1 }
-        return "\(stem)-\(n).\(ext)"
     }
 }

@@ -42,6 +42,7 @@ extension PlayerApp {
         let snap = player.snapshot(takingFrame: renderer.drawsPictures && now - lastPictureAt >= lastPictureCost)
         if let frame = snap.frame {
             lastImage = frame.image
+            lastImageTime = frame.time
             picture = composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
             lastImageUnpainted = picture.isEmpty
         } else if hoverPlan.needsPicture || lastImageUnpainted, let image = lastImage {

@@ -21,6 +21,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         public var keepsPitch = true
         /// Where `c` writes the A-B section; nil: beside the file (a URL's in the current folder).
         public var cutDirectory: String? = nil
+        /// Where `s` saves the frame on screen; nil: the current folder (as mpv).
+        public var screenshotDirectory: String? = nil
         /// The defaults: detect graphics, keyframe seeks, pause at the end.
         public init() {}
     }
@@ -66,6 +68,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     var hover: HoverThumbnails? = nil
     var hoverPreview = HoverPreview()
     var lastImage: RGBImage? = nil
+    /// The presentation time of ``lastImage`` (what `s` saves).
+    var lastImageTime: MediaTime? = nil
     var lastImageUnpainted = false
     /// The A-B loop's marks (`l`), and a passing notice for the status line (a cut written or failed), set from the
     /// cut's thread too.
@@ -243,6 +247,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             player.loopRange = loopMarks.press(at: player.currentTime)
             lastStatus = ""
         case .character("c"), .character("C"): cutLoop()
+        case .character("s"): screenshot(info)
         case .character("/"): player.volume = ((player.volume - 0.1) * 10).rounded() / 10
         case .character("*"): player.volume = ((player.volume + 0.1) * 10).rounded() / 10
         case .character(let c) where c.isWholeNumber:

@@ -92,7 +92,7 @@ public struct StatusLine: Sendable {
         var parts = [playing ? "▶ playing" : "‖ paused", times] + (notice.isEmpty ? [] : [notice]) + [remaining, rateText]
             + (chapter.isEmpty ? [] : ["ch " + chapter]) + (loop.isEmpty ? [] : [loop])
             + (sound.isEmpty ? [] : [sound]) + [exactSeeks ? "exact seeks" : "fast seeks"]
-        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * volume  PgUp/PgDn chapter  l loop  c cut  q quit"
+        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * vol  PgUp/Dn chapter  l loop  c cut  s shot  q quit"
         var line = parts.joined(separator: "  ")
         // The graphics mode, with its reason when that fits ("blocks256 (tmux/screen: …)"), else the mode alone.
         let shortGraphics = graphics.split(separator: " ", maxSplits: 1).first.map(String.init) ?? graphics

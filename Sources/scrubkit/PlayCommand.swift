@@ -13,6 +13,7 @@ enum PlayCommand {
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
             OptionSpec(names: ["--loop"], takesValue: false, help: "Start over at the end instead of pausing."),
             OptionSpec(names: ["--cut-dir"], takesValue: true, valueName: "DIR", help: "Where c writes the A-B section (default: beside the file; a URL's in the current folder)."),
+            OptionSpec(names: ["--screenshot-dir"], takesValue: true, valueName: "DIR", help: "Where s saves screenshots (default: the current folder)."),
             OptionSpec(names: ["--no-audio"], takesValue: false, help: "Play no sound (the picture runs on the system clock)."),
             OptionSpec(names: ["--audio-device"], takesValue: true, valueName: "NAME", help: "The PulseAudio/PipeWire sink to play on (pactl list short sinks); default: the server's default."),
             OptionSpec(names: ["--aid"], takesValue: true, valueName: "N", help: "Which audio stream, counted from 1 (default: the container's first decodable one)."),
@@ -32,6 +33,8 @@ enum PlayCommand {
         PgUp/PgDn previous/next chapter (ticks on the bar; the status line names the chapter) · l A-B loop: the first
         press marks A, the second B (playback loops between them; A and B on the bar), the third clears · c cut the
         A-B section without re-encoding, as scrubkit cut does, into NAME-cut-A-B.EXT (never over an existing file) ·
+        s screenshot: the frame on screen at the video's own size as NAME-HHhMMmSS.mmms.png (the pixels of thumb --exact
+        --max-size 0) in the current folder or --screenshot-dir, never over a file ·
         Ctrl-Z suspend (fg goes on) · q, Esc or Ctrl-C quit.
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
         Mouse: click or drag on the bar to seek; hovering over it shows a small picture of the time under the pointer
@@ -70,6 +73,7 @@ enum PlayCommand {
         options.exactSeeks = p.flag("--exact")
         options.loop = p.flag("--loop")
         options.cutDirectory = p.value("--cut-dir")
+        options.screenshotDirectory = p.value("--screenshot-dir")
         if p.flag("--no-audio") {
             options.sound = nil
         } else {

@@ -29,6 +29,31 @@ public enum AtomicFile {
         try replace(target, with: bytes, reportingAs: path)
     }
 
+    /// Writes `bytes` to `path`, or to `NAME-2.EXT`, `NAME-3.EXT`… when that exists, never over a file (one
+    /// that appears meanwhile included); readers see nothing or the whole file. Returns the path written.
+    public static func writeNew(_ bytes: [UInt8], to path: String) throws -> String {
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let tmp = FileIO.temporaryPath(beside: path)
+        do {
+            try FileIO.create(tmp, with: bytes, mode: 0o644, durability: .data)
+        } catch {
+            throw MediaError(.writeFailed, path: path, error.step == .create ? "cannot create a file in \(dir): \(error)" : "write failed: \(error)")
+        }
+        var n = 1
+        while true {
+            let target = FileIO.numbered(path, n)
+            do {
+                try FileIO.placeNew(tmp, at: target)
+                return target
+            } catch where error.errno == EEXIST && n < 10_000 {
+                n += 1
+            } catch {
+                unlink(tmp)
+                throw MediaError(.writeFailed, path: target, "cannot move into place: \(error)")
+            }
+        }
+    }
+
     /// Where a path's chain of symbolic links ends (the path itself when it is not a link). A dangling link gives the
     /// path it names, so the file is created there.
     static func resolvingLinks(_ path: String) -> String {

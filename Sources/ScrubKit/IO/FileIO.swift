@@ -79,13 +79,40 @@ public enum FileIO {
     /// same directory so the rename stays on one file system), flushed as `durability` says, then renamed over
     /// `target`. Readers see the old file or the whole new one; the temporary file is removed on any failure.
     public static func replace(_ target: String, with bytes: [UInt8], temporary: String, mode: mode_t, durability: Durability) throws(Failure) {
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        try create(temporary, with: bytes, mode: mode, durability: durability)
+        if rename(temporary, target) != 0 { let failure = Failure(step: .rename, errno: errno); unlink(temporary); throw failure }
+    }
+
+    /// Writes `bytes` into the new file `path` (created exclusively with `mode`), flushed as `durability` says; the
+    /// file is removed on any failure.
+    static func create(_ path: String, with bytes: [UInt8], mode: mode_t, durability: Durability) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw Failure(step: .create, errno: errno) }
         var failure = writeAll(bytes, to: fd)
         if failure == nil, durability == .data, fdatasync(fd) != 0 { failure = Failure(step: .flush, errno: errno) }
         close(fd)
-        if failure == nil, rename(temporary, target) != 0 { failure = Failure(step: .rename, errno: errno) }
-        if let failure { unlink(temporary); throw failure }
+        if let failure { unlink(path); throw failure }
+    }
+
+    /// Puts the finished file `source` at `target` only if nothing is there yet (a hard link, then the source's name
+    /// removed): never over another file, even one created a moment ago. Throws `EEXIST` at the rename step then.
+    public static func placeNew(_ source: String, at target: String) throws(Failure) {
+        guard link(source, target) == 0 else { throw Failure(step: .rename, errno: errno) }
+        unlink(source)
+    }
+
+    /// `path` itself for `n` = 1, else `NAME-n.EXT` beside it: the names tried in turn for a file never written over.
+    public static func numbered(_ path: String, _ n: Int) -> String {
+        guard n > 1 else { return path }
+        let ext = (path as NSString).pathExtension, stem = (path as NSString).deletingPathExtension
+        return ext.isEmpty ? "\(stem)-\(n)" : "\(stem)-\(n).\(ext)"
+    }
+
+    /// The first of `path`, `NAME-2.EXT`, `NAME-3.EXT`… that does not exist.
+    public static func unusedPath(_ path: String) -> String {
+        var n = 1
+        while FileManager.default.fileExists(atPath: numbered(path, n)) { n += 1 }
+        return numbered(path, n)
     }
 
     /// Moves a finished file (written by someone else, e.g. FFmpeg's muxer) over `target` in one rename.

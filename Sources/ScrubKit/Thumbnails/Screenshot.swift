@@ -1,0 +1,26 @@
+import Foundation
+import MediaTime
+
+/// A video's frame kept as a picture file (mpv's `s`): the frame whose display interval contains the time, at the
+/// video's own display size, upright and tone-mapped, as PNG: the same pixels as `thumb --exact --max-size 0`.
+public enum Screenshot {
+    /// Where a screenshot of `path` at `time` (from the file's start) goes by default: `NAME-HHhMMmSS.mmms.png` in
+    /// `directory` (nil: the current folder, as mpv does).
+    public static func defaultOutput(for path: String, at time: MediaTime, directory: String? = nil) -> String {
+        let name = (BatchNaming.fileName(path) as NSString).deletingPathExtension
+        let file = "\(name)-\(LosslessCut.nameLabel(time)).png"
+        let dir = directory ?? FileManager.default.currentDirectoryPath
+        return URL(fileURLWithPath: dir).appendingPathComponent(file).path
+    }
+
+    /// Saves the frame of `path` at `time` (from the file's start) as PNG at ``defaultOutput(for:at:directory:)``, or
+    /// `NAME-…-2.png` and on when that exists: never over a file. Returns the path written. Throws a ``MediaError``
+    /// naming the file (unreadable, no picture at that time, a folder that cannot be written; nothing is left behind).
+    public static func save(_ path: String, at time: MediaTime, directory: String? = nil) throws -> String {
+        var generator = ThumbnailGenerator(path: path)
+        generator.maximumSize = .unscaled
+        generator.setExact()
+        let picture = try generator.image(at: .absolute(time))
+        return try AtomicFile.writeNew(try picture.encoded(as: .png), to: defaultOutput(for: path, at: time, directory: directory))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import MediaTime
+import ScrubKit
+
+extension PlayerApp {
+    /// `s`: the frame on screen saved whole as PNG (``Screenshot``: the video's own size, the pixels of
+    /// `thumb --exact`) into `--screenshot-dir` or the current folder, never over a file; on a thread of its own, the
+    /// status line saying where it went.
+    func screenshot(_ info: PlayerMediaInfo?) {
+        let now = player.clock.now()
+        // The picture on screen; without pictures (`--graphics none`), the frame at the playhead.
+        guard info?.hasVideo == true, let shown = renderer.drawsPictures ? lastImageTime : player.currentTime else {
+            notice.withLock { $0 = ("screenshot: no picture to keep", now + 4) }
+            lastStatus = ""
+            return
+        }
+        let time = MediaTime.maximum(.zero, shown - player.startTime)
+        notice.withLock { $0 = ("screenshot at \(time.formatted(fractionDigits: 3))…", now + 30) }
+        lastStatus = ""
+        let (path, notice, clock, directory) = (path, notice, player.clock, options.screenshotDirectory)
+        let thread = Thread {
+            let text: String
+            do {
+                let written = try Screenshot.save(path, at: time, directory: directory)
+                text = "screenshot: \(directory == nil ? (written as NSString).lastPathComponent : written)"
+            } catch {
+                text = "screenshot failed: \(error)"
+            }
+            notice.withLock { $0 = (text, clock.now() + 6) }
+        }
+        thread.name = "scrubkit.screenshot"
+        thread.start()
+    }
+}
