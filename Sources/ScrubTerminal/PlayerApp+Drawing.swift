@@ -67,6 +67,7 @@ extension PlayerApp {
             line.chapter = "\(i + 1)/\(chapters.count)" + (chapters[i].title.map { " " + $0 } ?? "")
         }
         line.loop = loopMarks.label(start: start)
+        line.entry = entryLabel
         line.notice = notice.withLock { n in n.flatMap { now < $0.until ? $0.text : nil } } ?? ""
         let fraction = snap.fraction
         let spans = span.isNumeric && span > .zero

@@ -5,7 +5,8 @@ import Synchronization
 import Locking
 
 /// `scrubkit play`: a full-screen scrubber. Keys and mouse drive a `Player`; a render loop draws the newest frame
-/// and the slider bar ~30 times a second (only what changed).
+/// and the slider bar ~30 times a second (only what changed). A ``Playlist``'s entries play in turn, each with a
+/// player of its own (PlayerApp+Playlist.swift).
 public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on the run loop's thread only; the input thread shares `events`/`quit` (Locked, Atomic)
     /// How `scrubkit play` starts.
     public struct Options: Sendable {
@@ -27,11 +28,17 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         public init() {}
     }
 
-    let path: String
+    /// The entries to play and the one playing.
+    var playlist: Playlist
+    /// The file or URL playing.
+    var path: String { playlist.current }
     let options: Options
     let terminal = RawTerminal(input: PlayerApp.keyboard(), output: 1)
-    let player: Player
+    /// The current entry's player (a new one for each entry).
+    var player: Player
     var renderer: FrameRenderer = NoGraphicsRenderer()
+    /// The renderer pictures go to, chosen once for the terminal (`renderer` is it for an entry with a picture).
+    var pictureRenderer: FrameRenderer = NoGraphicsRenderer()
     var composer: PlayerFrameComposer!
     let events = Locked<[InputEvent]>([])
     let quit = Atomic<Bool>(false)
@@ -53,7 +60,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     var soundNoticeUntil = 0.0
     var soundProblemSeen: String? = nil
     /// The loudness strip's buckets as the background scan delivers them, and how many had arrived when last drawn.
-    let loudness = Locked(LoudnessStrip(count: PlayerApp.loudnessBuckets))
+    var loudness = Locked(LoudnessStrip(count: PlayerApp.loudnessBuckets))
     var loudnessDrawn = -1
     /// For a file with only sound (no picture, no cover): what the big loudness picture last showed (buckets
     /// measured, played columns).
@@ -75,16 +82,35 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// cut's thread too.
     var loopMarks = LoopMarks()
     let notice = Locked<(text: String, until: Double)?>(nil)
+    /// Which entry played to its end (from the player's callback queue): the ``entrySerial`` it had, -1 for none.
+    let endedEntry = Atomic<Int>(-1)
+    /// Counts the entries opened (a late end of the last one is not taken for this one's).
+    var entrySerial = 0
+    /// `<`, `>` or Enter pressed: the entry to move by.
+    var requestedMove: Int? = nil
+    /// The entries that could not be played, a line each (`scrubkit: PATH: why`), for after the screen is restored.
+    public internal(set) var failures: [String] = []
 
     /// A player app for `path`; nothing happens until ``run()``.
-    public init(path: String, options: Options) {
-        self.path = path
+    public convenience init(path: String, options: Options) {
+        self.init(playlist: Playlist(entries: [path]), options: options)
+    }
+
+    /// A player app playing `playlist`'s entries in turn from its current one; nothing happens until ``run()``.
+    public init(playlist: Playlist, options: Options) {
+        self.playlist = playlist
         self.options = options
         self.exact = options.exactSeeks
+        self.player = PlayerApp.makePlayer(for: playlist.current, options: options, strip: loudness)
+    }
+
+    /// A player for `path`: sound as `options` say, a URL's loudness measured into `strip` as it plays.
+    static func makePlayer(for path: String, options: Options, strip: Locked<LoudnessStrip>) -> Player {
         var sound = options.sound
-        sound?.meter = PlayerApp.loudnessMeter(for: path, strip: loudness)
-        self.player = Player(path: path, sound: sound)
+        sound?.meter = PlayerApp.loudnessMeter(for: path, strip: strip)
+        let player = Player(path: path, sound: sound)
         if !options.keepsPitch { player.audioTimePitchAlgorithm = .varispeed }
+        return player
     }
 
     /// Where keys come from: standard input when it is a terminal, else the controlling terminal (`/dev/tty`, as
@@ -96,7 +122,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         return fd
     }
 
-    /// Runs until the user quits. Throws (with the terminal restored) when the file cannot be played.
+    /// Runs until the user quits. Throws (with the terminal restored) when the only file cannot be played; of a
+    /// playlist's entries, those that cannot be played are skipped (``failures``) and the result is 1 if any were.
     public func run() throws -> Int32 {
         guard TerminalOutput.isTerminal(1) else {
             throw TerminalError("scrubkit play needs a terminal (its standard output must not be redirected)")
@@ -123,28 +150,14 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             choice.reason = choice.reason ?? "files in \(dir)"
         }
         graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
-        let status = player.waitUntilReady(timeout: 30)
-        if case .failed(let e) = status { throw TerminalError("\(e)") }
-        let info = player.mediaInfo
-        renderer = (info?.hasVideo ?? false) ? choice.renderer : NoGraphicsRenderer()
-        if info?.hasAudio == true, info?.duration.isNumeric == true { startLoudness(streamNumber: options.sound?.streamNumber) }
-        defer { loudnessScan?.cancel(); hover?.close() }
-        composer = PlayerFrameComposer(renderer: renderer, color: TerminalOutput.colorAllowed(1))
-        player.actionAtItemEnd = options.loop ? .loop : .pause
+        pictureRenderer = choice.renderer
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         signal(SIGWINCH, SIG_IGN)
         winch.setEventHandler { [weak self] in self?.resized.store(true, ordering: .relaxed) }
         winch.resume()
-        defer { winch.cancel() }
+        defer { winch.cancel(); loudnessScan?.cancel(); hover?.close() }
         startInputThread()
-        player.play()
-        while !quit.load(ordering: .relaxed) {
-            handleResize(info)
-            for e in events.withLock({ let x = $0; $0.removeAll(); return x }) { handle(e, info) }
-            draw(info)
-            usleep(16_000)
-        }
-        return 0
+        return try playAll()
     }
 
     func startInputThread() {
@@ -248,6 +261,9 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             lastStatus = ""
         case .character("c"), .character("C"): cutLoop()
         case .character("s"): screenshot(info)
+        case .character("<"): if playlist.loops || playlist.index > 0 { requestedMove = -1 }
+        case .character(">"), .character("\r"), .character("\n"):
+            if playlist.loops || playlist.index + 1 < playlist.entries.count { requestedMove = 1 }
         case .character("/"): player.volume = ((player.volume - 0.1) * 10).rounded() / 10
         case .character("*"): player.volume = ((player.volume + 0.1) * 10).rounded() / 10
         case .character(let c) where c.isWholeNumber:

@@ -70,6 +70,8 @@ public struct StatusLine: Sendable {
     public var loop = ""
     /// A passing notice, shown right after the times ("cut written: …"; "" for none).
     public var notice = ""
+    /// The playlist's entry playing ("2/14 clip.mp4"; "" to leave it out: one file).
+    public var entry = ""
 
     /// A status line with these facts.
     public init(playing: Bool, current: MediaTime, duration: MediaTime, rate: Double, exactSeeks: Bool, graphics: String, dropped: Int) {
@@ -89,7 +91,8 @@ public struct StatusLine: Sendable {
         let remaining = duration.isNumeric ? "-" + (duration - current).formatted(fractionDigits: digits) : ""
         let rateText = rate == 1 ? "1×" : String(format: "%g×", rate)
         // Glyphs common monospace fonts have (DejaVu Sans Mono has ▶ and ‖, not ⏸ or ⏯).
-        var parts = [playing ? "▶ playing" : "‖ paused", times] + (notice.isEmpty ? [] : [notice]) + [remaining, rateText]
+        var parts = [playing ? "▶ playing" : "‖ paused", times] + (notice.isEmpty ? [] : [notice])
+            + (entry.isEmpty ? [] : [entry]) + [remaining, rateText]
             + (chapter.isEmpty ? [] : ["ch " + chapter]) + (loop.isEmpty ? [] : [loop])
             + (sound.isEmpty ? [] : [sound]) + [exactSeeks ? "exact seeks" : "fast seeks"]
         let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * vol  PgUp/Dn chapter  l loop  c cut  s shot  q quit"

@@ -2,16 +2,20 @@ import Foundation
 import ScrubKit
 import ScrubTerminal
 
-/// `scrubkit play FILE`
+/// `scrubkit play FILE|FOLDER|LIST…`
 enum PlayCommand {
     static let spec = CommandSpec(
         name: "play",
         abstract: "Scrub and preview a video in the terminal (kitty, iTerm2, sixel or half-block graphics), with sound.",
-        forms: ["FILE", "--bench FILE"],
+        forms: ["FILE|FOLDER|LIST…", "--bench FILE"],
         options: [
             OptionSpec(names: ["--graphics"], takesValue: true, valueName: "KIND", help: "auto (default: environment, then terminal queries), kitty, iterm, sixel, blocks, blocks256, none.", values: ["auto", "kitty", "iterm", "sixel", "blocks", "blocks256", "none"]),
             OptionSpec(names: ["--exact"], takesValue: false, help: "Land keyboard/mouse scrubs on the exact frame (toggle with e)."),
             OptionSpec(names: ["--loop"], takesValue: false, help: "Start over at the end instead of pausing."),
+            OptionSpec(names: ["--recursive"], takesValue: false, help: "A folder's subfolders' files too."),
+            OptionSpec(names: ["--shuffle"], takesValue: false, help: "Play the entries in a random order."),
+            OptionSpec(names: ["--loop-playlist"], takesValue: false, help: "After the last entry start over at the first (and < on the first goes to the last)."),
+            OptionSpec(names: ["--start"], takesValue: true, valueName: "N", help: "Start at the Nth entry, counted from 1 (after --shuffle).", range: 1...1_000_000),
             OptionSpec(names: ["--cut-dir"], takesValue: true, valueName: "DIR", help: "Where c writes the A-B section (default: beside the file; a URL's in the current folder)."),
             OptionSpec(names: ["--screenshot-dir"], takesValue: true, valueName: "DIR", help: "Where s saves screenshots (default: the current folder)."),
             OptionSpec(names: ["--no-audio"], takesValue: false, help: "Play no sound (the picture runs on the system clock)."),
@@ -35,7 +39,11 @@ enum PlayCommand {
         A-B section without re-encoding, as scrubkit cut does, into NAME-cut-A-B.EXT (never over an existing file) ·
         s screenshot: the frame on screen at the video's own size as NAME-HHhMMmSS.mmms.png (the pixels of thumb --exact
         --max-size 0) in the current folder or --screenshot-dir, never over a file ·
-        Ctrl-Z suspend (fg goes on) · q, Esc or Ctrl-C quit.
+        < and > previous/next entry (Enter also next) · Ctrl-Z suspend (fg goes on) · q, Esc or Ctrl-C quit.
+        Several files, a folder (its video and sound files in natural order: clip2 before clip10) or an .m3u/.m3u8
+        list play one after another, as mpv's playlist: the end of one starts the next, the status line shows
+        2/14 NAME; an entry that cannot be played is skipped (the status line says why, and the line is printed after
+        the screen is restored), the rest play, and the exit status is 1 if any was skipped.
         Arrow keys land on keyframes unless exact seeks are on; 0–9, Home, End and a mouse release land exactly.
         Mouse: click or drag on the bar to seek; hovering over it shows a small picture of the time under the pointer
         (from a second decoder: playback goes on untouched).
@@ -58,7 +66,7 @@ enum PlayCommand {
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard p.positional.count == 1 else { throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time", command: "play") }
+        guard !p.positional.isEmpty else { throw UsageError(message: "no file given", command: "play") }
         let path = p.positional[0]
         var graphics: GraphicsKind? = nil
         if let g = p.value("--graphics"), g != "auto" {
@@ -67,7 +75,12 @@ enum PlayCommand {
             }
             graphics = k
         }
-        if p.flag("--bench") { return try bench(path, p, graphics ?? .blocks) }
+        if p.flag("--bench") {
+            guard p.positional.count == 1 else { throw UsageError(message: "--bench measures one file at a time", command: "play") }
+            return try bench(path, p, graphics ?? .blocks)
+        }
+        let playlist: Playlist
+        do { playlist = try self.playlist(p) } catch { printError("scrubkit: \(error)"); return 1 }
         var options = PlayerApp.Options()
         options.graphics = graphics
         options.exactSeeks = p.flag("--exact")
@@ -87,16 +100,35 @@ enum PlayCommand {
                 options.sound?.offset = seconds
             }
         }
-        if let problem = MediaInspector(verifiesDecoding: false).inspect(path: path).error {
+        // One file: one that cannot be played is said before the screen changes. (A playlist's are skipped.)
+        if playlist.entries.count == 1, let problem = MediaInspector(verifiesDecoding: false).inspect(path: playlist.current).error {
             printError("scrubkit: \(problem)")
             return 1
         }
+        let app = PlayerApp(playlist: playlist, options: options)
         do {
-            return try PlayerApp(path: path, options: options).run()
+            let status = try app.run()
+            for line in app.failures { printError(line) }
+            return status
         } catch {
-            printError("scrubkit: \(path): \(error)")
+            printError("scrubkit: \(playlist.current): \(error)")
             return 1
         }
+    }
+
+    /// The entries the operands name, shuffled and started as the options say.
+    static func playlist(_ p: ParsedArguments) throws -> Playlist {
+        let entries = try Playlist.entries(of: p.positional, recursive: p.flag("--recursive"))
+        var playlist = Playlist(entries: entries, loops: p.flag("--loop-playlist"))
+        if p.flag("--shuffle") {
+            var random = SystemRandomNumberGenerator()
+            playlist.shuffle(using: &random)
+        }
+        if let n = try p.int("--start", in: 1...1_000_000, command: "play") {
+            guard n <= entries.count else { throw UsageError(message: "--start \(n): there are \(entries.count) entries", command: "play") }
+            playlist = Playlist(entries: playlist.entries, start: n - 1, loops: playlist.loops)
+        }
+        return playlist
     }
 
     static func bench(_ path: String, _ p: ParsedArguments, _ kind: GraphicsKind) throws -> Int32 {

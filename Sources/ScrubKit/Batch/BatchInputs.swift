@@ -44,18 +44,29 @@ public enum BatchInputs {
         return out
     }
 
-    static func walk(_ dir: String) -> [String] {
+    /// How ``walk(_:recursive:extensions:order:)`` sorts: by the paths' bytes (batches), or naturally, as file
+    /// managers do (`clip2` before `clip10`, case ignored: playlists).
+    enum Order { case bytes, natural }
+
+    /// The files under `dir` (its folders' too when `recursive`) whose extension is in `extensions`; hidden entries
+    /// skipped.
+    static func walk(_ dir: String, recursive: Bool = true, extensions: Set<String> = mediaExtensions, order: Order = .bytes) -> [String] {
         guard let e = FileManager.default.enumerator(atPath: dir) else { return [] }
-        var files: [String] = []
+        var files: [(relative: String, full: String)] = []
         while let rel = e.nextObject() as? String {
             let name = (rel as NSString).lastPathComponent
             if name.hasPrefix(".") { e.skipDescendants(); continue }
             let full = (dir as NSString).appendingPathComponent(rel)
             var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue else { continue }
-            if mediaExtensions.contains((name as NSString).pathExtension.lowercased()) { files.append(full) }
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir) else { continue }
+            if isDir.boolValue { if !recursive { e.skipDescendants() }; continue }
+            if extensions.contains((name as NSString).pathExtension.lowercased()) { files.append((rel, full)) }
         }
-        return files.sorted()
+        switch order {
+        case .bytes: return files.map(\.full).sorted()
+        case .natural:
+            return files.sorted { $0.relative.compare($1.relative, options: [.numeric, .caseInsensitive]) == .orderedAscending }.map(\.full)
+        }
     }
 
     /// What names a source the same way from any working directory: a local file's absolute, standardised path; a
