@@ -213,6 +213,10 @@ AVCodecContext *avcodec_alloc_context3(const AVCodec *a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_alloc_context3)(a0);
 }
 
+int avcodec_decode_subtitle2(AVCodecContext *a0, AVSubtitle *a1, int *a2, AVPacket *a3) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_decode_subtitle2)(a0, a1, a2, a3);
+}
+
 const AVCodec *avcodec_find_decoder(enum AVCodecID a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avcodec_find_decoder)(a0);
 }
@@ -403,6 +407,10 @@ int avio_read_partial(AVIOContext *a0, unsigned char *a1, int a2) {
 
 int64_t avio_size(AVIOContext *a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avio_size)(a0);
+}
+
+void avsubtitle_free(AVSubtitle *a0) {
+    SCRUB_FORWARD(SCRUB_LIB_AVCODEC, avsubtitle_free)(a0);
 }
 
 const char *avutil_license(void) {

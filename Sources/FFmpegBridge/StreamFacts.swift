@@ -62,6 +62,14 @@ public struct StreamFacts: Sendable {
     public var channels: Int
     /// The stream's bit rate, when the container says.
     public var bitRate: Int?
+    /// The stream's language tag (`eng`, `fr`; `und` left out), when stated.
+    public var language: String?
+    /// The stream's title (`English SDH`, `Commentary`), when stated.
+    public var title: String?
+    /// The container marks it to be chosen first (Matroska's default flag, MP4's enabled track).
+    public var isDefault: Bool
+    /// The container marks it forced (subtitles for foreign speech, shown even with subtitles off).
+    public var isForced: Bool
 
     init(stream st: UnsafeMutablePointer<AVStream>) {
         let par = st.pointee.codecpar!
@@ -116,6 +124,13 @@ public struct StreamFacts: Sendable {
         sampleRate = Int(par.pointee.sample_rate)
         channels = Int(par.pointee.ch_layout.nb_channels)
         bitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
+        func metadata(_ key: String) -> String? {
+            av_dict_get(st.pointee.metadata, key, nil, 0)?.pointee.value.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        language = metadata("language").flatMap { $0 == "und" ? nil : $0 }
+        title = metadata("title")
+        isDefault = (st.pointee.disposition & AV_DISPOSITION_DEFAULT) != 0
+        isForced = (st.pointee.disposition & AV_DISPOSITION_FORCED) != 0
     }
 
     /// HTC phones write the rotation into the Matroska track name, e.g. `htc_video_rotA-090` (clockwise degrees, as

@@ -6,7 +6,7 @@ import ScrubKit
 enum InfoCommand {
     static let spec = CommandSpec(
         name: "info",
-        abstract: "Report what a media file holds: container, duration, the video stream's geometry and colour, audio, cover pictures.",
+        abstract: "Report what a media file holds: container, duration, the video stream's geometry and colour, audio, subtitles, cover pictures.",
         forms: ["FILE..."],
         options: [
             OptionSpec(names: ["--json"], takesValue: false, help: "One JSON object per line per file (the scripting contract)."),
@@ -84,6 +84,10 @@ enum InfoCommand {
             ("bitRate", .from(info.bitRate)),
             ("video", video),
             ("audio", .array(info.audio.map { .object([("codec", .string($0.codec)), ("sampleRate", .int($0.sampleRate)), ("channels", .int($0.channels))]) })),
+            ("subtitles", .array(info.subtitles.map {
+                .object([("codec", .string($0.codec)), ("language", .from($0.language)), ("title", .from($0.title)),
+                         ("default", .bool($0.isDefault)), ("forced", .bool($0.isForced)), ("bitmap", .bool($0.isBitmap))])
+            })),
             ("attachedPictures", .int(info.attachedPictures)),
             ("chapters", .array(info.chapters.map { c in
                 .object([("start", .seconds(c.start.seconds)), ("end", c.end.isNumeric ? .seconds(c.end.seconds) : .null),
@@ -124,6 +128,10 @@ enum InfoCommand {
         }
         for (i, a) in info.audio.enumerated() {
             rows.append((i == 0 ? "audio" : "", "\(a.codec), \(a.sampleRate) Hz, \(a.channels) ch"))
+        }
+        for (i, t) in info.subtitles.enumerated() {
+            rows.append((i == 0 ? "subtitles" : "", t.codec + (t.isBitmap ? " (pictures)" : "") + (t.name.isEmpty ? "" : ", " + t.name)
+                + (t.marks.isEmpty ? "" : " " + t.marks)))
         }
         if info.attachedPictures > 0 { rows.append(("cover pictures", String(info.attachedPictures))) }
         for (i, c) in info.chapters.enumerated() {

@@ -152,7 +152,7 @@ struct CLIInfoTests {
         let r = try Scrub.run(["info", "--json", Scrub.media.appendingPathComponent("androidx-media/mp4/portrait_4k60.mp4").path])
         #expect(r.status == 0)
         let j = try #require(Scrub.jsonLines(r.stdout).first)
-        for k in ["path", "container", "duration", "durationKind", "startTime", "isStill", "bitRate", "video", "audio", "attachedPictures", "chapters", "error"] {
+        for k in ["path", "container", "duration", "durationKind", "startTime", "isStill", "bitRate", "video", "audio", "subtitles", "attachedPictures", "chapters", "error"] {
             #expect(j.keys.contains(k), "missing \(k)")
         }
         let v = try #require(j["video"] as? [String: Any])

@@ -23,6 +23,8 @@ public struct MediaInfo: Sendable {
     public var video: VideoInfo?
     /// The audio streams, in file order.
     public var audio: [AudioInfo]
+    /// The subtitle streams, in file order.
+    public var subtitles: [SubtitleInfo]
     /// How many cover pictures (attached pictures) the file carries.
     public var attachedPictures: Int
     /// The container's chapters, in file order.
@@ -41,6 +43,7 @@ public struct MediaInfo: Sendable {
         bitRate = nil
         video = nil
         audio = []
+        subtitles = []
         attachedPictures = 0
         chapters = []
         error = nil
@@ -102,6 +105,38 @@ public struct VideoInfo: Sendable {
         }
         return rotation == 90 || rotation == 270 ? (height, w) : (w, height)
     }
+}
+
+/// One subtitle stream.
+public struct SubtitleInfo: Sendable, Equatable {
+    /// FFmpeg's codec name (`subrip`, `ass`, `webvtt`, `mov_text`, `hdmv_pgs_subtitle`, `dvd_subtitle`).
+    public var codec: String
+    /// The language tag (`eng`), when stated.
+    public var language: String?
+    /// The title (`English SDH`), when stated.
+    public var title: String?
+    /// Marked default (chosen first).
+    public var isDefault: Bool
+    /// Marked forced (shown even with subtitles off).
+    public var isForced: Bool
+    /// Pictures, not text (PGS, DVB, VobSub).
+    public var isBitmap: Bool
+
+    /// FFmpeg's names of the subtitle codecs that carry pictures.
+    static let bitmapCodecs: Set<String> = ["hdmv_pgs_subtitle", "dvb_subtitle", "dvd_subtitle", "xsub", "dvb_teletext"]
+
+    /// `eng "English SDH"`: the language and title ("" when neither is stated).
+    public var name: String { [language, title.map { "\"\($0)\"" }].compactMap { $0 }.joined(separator: " ") }
+
+    /// `(default, forced)`, or "".
+    public var marks: String {
+        let marks = [isDefault ? "default" : nil, isForced ? "forced" : nil].compactMap { $0 }
+        return marks.isEmpty ? "" : "(" + marks.joined(separator: ", ") + ")"
+    }
+
+    /// `eng "English SDH" (default)`, or the codec when neither language nor title is stated (`mov_text (default)`):
+    /// what names the stream for people (a status line).
+    public var label: String { [name.isEmpty ? codec : name, marks].filter { !$0.isEmpty }.joined(separator: " ") }
 }
 
 /// One audio stream.

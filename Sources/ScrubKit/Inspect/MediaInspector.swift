@@ -43,6 +43,7 @@ public struct MediaInspector: Sendable {
         let streams = facts.streams
         info.attachedPictures = streams.filter { $0.kind == .video && $0.isAttachedPicture }.count
         info.audio = MediaInspector.audio(streams)
+        info.subtitles = MediaInspector.subtitles(streams)
         info.isStill = facts.isStill
         let videoStream = facts.video
         if let v = videoStream {
@@ -93,6 +94,11 @@ public struct MediaInspector: Sendable {
             info.video?.averageFrameRate = nil
         }
         return info
+    }
+
+    /// The subtitle streams as `info` reports them.
+    static func subtitles(_ streams: [StreamFacts]) -> [SubtitleInfo] {
+        streams.filter { $0.kind == .subtitle }.map(SubtitleInfo.init(stream:))
     }
 
     /// The audio streams as `info` reports them.

@@ -43,6 +43,9 @@ struct MediaFacts: Sendable {
     /// The audio streams, in file order.
     var audioStreams: [StreamFacts] { streams.filter { $0.kind == .audio } }
 
+    /// The subtitle streams, in file order.
+    var subtitleStreams: [StreamFacts] { streams.filter { $0.kind == .subtitle } }
+
     /// The audio stream sound is played and measured from — the `number`th in file order (counted from 1, mpv's
     /// `--aid`), else the first this build can decode (else the first) — or why there is none, in a few words. The one
     /// choice: the player's sound and its loudness strip follow it.

@@ -17,6 +17,12 @@ public final class FilePlayback: PlayerPipeline, Sendable {
         var outputWidth = 0
         var outputHeight = 0
         var closed = false
+        /// Subtitles: the tracks, each one's chain once asked for, and the timeline's start (subtitle files count
+        /// from it, as players show time from it).
+        var subtitleTracks: [SubtitleTrack] = []
+        var subtitleChains: [Int: SubtitleChain] = [:]
+        var start: MediaTime = .zero
+        var displaySize = (width: 0, height: 0)
     }
 
     /// Default budget of the picture chain's preview cache: 48 MiB (about 60 pictures of 640×400).
@@ -25,16 +31,19 @@ public final class FilePlayback: PlayerPipeline, Sendable {
     private let path: String
     private let previewBudget: Int
     private let soundOptions: SoundOptions?
+    private let subtitleFiles: [String]
     private let clock: MediaClock
     private let state = Locked(State())
 
     /// A pipeline for `path` with a preview cache of `previewBudget` bytes, playing sound as `sound` says (nil:
-    /// silent), timed on `clock` (the player's); nothing is opened until ``load(_:)``.
+    /// silent), timed on `clock` (the player's), offering `subtitleFiles` after the file's own subtitle streams and
+    /// the subtitle files found beside it; nothing is opened until ``load(_:)``.
     public init(path: String, previewBudget: Int = FilePlayback.defaultPreviewBudget, sound: SoundOptions? = nil,
-                clock: MediaClock = SystemClock()) {
+                subtitleFiles: [String] = [], clock: MediaClock = SystemClock()) {
         self.path = path
         self.previewBudget = previewBudget
         soundOptions = sound
+        self.subtitleFiles = subtitleFiles
         self.clock = clock
     }
 
@@ -45,6 +54,7 @@ public final class FilePlayback: PlayerPipeline, Sendable {
             case .failure(let e): done(.failure(e))
             case .success(let opened):
                 let info = start(opened, reader: reader)
+                if case .success(let i) = info { setUpSubtitles(opened.facts, info: i) }
                 if state.withLock({ $0.closed }) { close() }   // (closed while it opened: the new chains stop too)
                 done(info)
             }
@@ -151,6 +161,54 @@ public final class FilePlayback: PlayerPipeline, Sendable {
         video?.close()
         sound?.close()
         reader?.close()
+        for chain in state.withLock({ s in defer { s.subtitleChains.removeAll() }; return Array(s.subtitleChains.values) }) { chain.close() }
+    }
+
+    // MARK: - Subtitles
+
+    /// The tracks: the file's decodable subtitle streams, the subtitle files beside it, then those given.
+    private func setUpSubtitles(_ facts: MediaFacts, info: PlayerMediaInfo) {
+        let streams = facts.subtitleStreams.filter(\.hasDecoder).map { SubtitleTrack(source: .stream($0.index), info: SubtitleInfo(stream: $0)) }
+        let beside = SubtitleTrack.sidecars(for: path).map { SubtitleTrack.file($0, beside: path) }
+        let given = subtitleFiles.map { SubtitleTrack.file($0, beside: path) }
+        state.withLock { s in
+            s.subtitleTracks = streams + beside + given
+            s.start = info.start.isNumeric ? info.start : .zero
+            s.displaySize = (info.displayWidth, info.displayHeight)
+        }
+    }
+
+    /// The subtitle tracks: the file's streams, then subtitle files.
+    public var subtitleTracks: [SubtitleTrack] { state.withLock { $0.subtitleTracks } }
+
+    /// The cues of track `track` showing at `time` (its chain started on first asking).
+    public func subtitles(track: Int, at time: MediaTime) -> (cues: [SubtitleCue], problem: MediaError?) {
+        let found = state.withLock { s -> (SubtitleChain, MediaTime)? in
+            guard s.subtitleTracks.indices.contains(track), !s.closed else { return nil }
+            if let chain = s.subtitleChains[track] { return (chain, s.start) }
+            let source: SubtitleChain.Source
+            switch s.subtitleTracks[track].source {
+            case .file(let file): source = .file(file)
+            case .stream(let index):
+                guard let stream = s.reader?.stream(index) else { return nil }
+                source = .stream(stream, index: index)
+            }
+            let chain = SubtitleChain(source: source, fallbackCanvas: s.displaySize)
+            s.subtitleChains[track] = chain
+            return (chain, s.start)
+        }
+        guard let (chain, start) = found else { return ([], nil) }
+        // (A subtitle file counts from the timeline's start, as a player shows time.)
+        if case .file = subtitleTracks[track].source {
+            let cues = chain.cues(at: time - start).map { c -> SubtitleCue in
+                var c = c
+                c.start = c.start + start
+                if c.end.isNumeric { c.end = c.end + start }
+                return c
+            }
+            return (cues, chain.problem)
+        }
+        return (chain.cues(at: time), chain.problem)
     }
 
     // MARK: - Sound

@@ -59,6 +59,9 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     var scrubSound = true
     /// The A-B loop (Player+Loop.swift).
     var _loopRange: MediaTimeRange? = nil
+    /// The subtitle track shown and its delay (Player+Subtitles.swift).
+    var _subtitleTrack: Int? = nil
+    var _subtitleDelay: MediaTime = .zero
 
     /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:sound:)`` for a file.
     public init(pipeline: PlayerPipeline, clock: MediaClock = SystemClock()) {
@@ -71,9 +74,11 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     }
 
     /// A player decoding `path` with FFmpeg, playing its sound as `sound` says (the default: the PulseAudio server's
-    /// default sink; nil: silent). Without a sound server the picture plays on the monotonic clock.
-    public convenience init(path: String, clock: MediaClock = SystemClock(), sound: SoundOptions? = SoundOptions()) {
-        self.init(pipeline: FilePlayback(path: path, sound: sound, clock: clock), clock: clock)
+    /// default sink; nil: silent), offering `subtitleFiles` besides the file's own subtitles and those beside it.
+    /// Without a sound server the picture plays on the monotonic clock.
+    public convenience init(path: String, clock: MediaClock = SystemClock(), sound: SoundOptions? = SoundOptions(),
+                            subtitleFiles: [String] = []) {
+        self.init(pipeline: FilePlayback(path: path, sound: sound, subtitleFiles: subtitleFiles, clock: clock), clock: clock)
     }
 
     deinit { pipeline.close() }

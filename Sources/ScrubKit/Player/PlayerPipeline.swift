@@ -73,6 +73,12 @@ public protocol PlayerPipeline: AnyObject, Sendable {
     var soundStatus: SoundStatus { get }
     /// Switches the sound to the next audio stream; its number (from 1), nil when there is no other.
     func nextSoundStream() -> Int?
+
+    /// The subtitle tracks: the file's subtitle streams, then subtitle files (empty until loaded).
+    var subtitleTracks: [SubtitleTrack] { get }
+    /// The cues of track `track` (an index into ``subtitleTracks``) showing at `time` on the media's timeline, from
+    /// what has been decoded so far; and why the track shows nothing, when it cannot be read.
+    func subtitles(track: Int, at time: MediaTime) -> (cues: [SubtitleCue], problem: MediaError?)
 }
 
 extension PlayerPipeline {
@@ -88,4 +94,8 @@ extension PlayerPipeline {
     public var soundStatus: SoundStatus { .silent(nil) }
     /// No sound.
     public func nextSoundStream() -> Int? { nil }
+    /// No subtitles.
+    public var subtitleTracks: [SubtitleTrack] { [] }
+    /// No subtitles.
+    public func subtitles(track: Int, at time: MediaTime) -> (cues: [SubtitleCue], problem: MediaError?) { ([], nil) }
 }

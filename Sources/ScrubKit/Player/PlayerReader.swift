@@ -187,6 +187,16 @@ final class PlayerReader: Sendable {
         }
     }
 
+    /// The next packet of stream `index` if one is queued, without waiting for the reader (nor making it read); false
+    /// when none is.
+    func nextIfQueued(_ index: Int, into packet: Packet) throws -> Bool {
+        try state.withLock { s -> Bool in
+            guard !s.closed, let item = s.queues[index]?.takeNext() else { return false }
+            try packet.reference(item.packet)
+            return true
+        }
+    }
+
     /// Moves stream `index`'s chain back (or ahead) to the last keyframe at or before `timestamp` among the packets its
     /// queue holds (the first it holds, when the time is before them), without moving the file; false when the time is
     /// past them all.
@@ -223,7 +233,9 @@ final class PlayerReader: Sendable {
             return
         }
         let facts = media.facts
-        var queued: [StreamFacts] = facts.audioStreams
+        // (Subtitle streams too: their packets are few and small; their chains take them as they come, never waited
+        // for, so a sparse stream never makes the reader read on.)
+        var queued: [StreamFacts] = facts.audioStreams + facts.subtitleStreams.filter(\.hasDecoder)
         if let v = facts.video ?? facts.coverPicture { queued.append(v) }
         state.withLock { s in for st in queued { s.queues[st.index] = Queue(timeBase: st.timeBase, keepsBehind: st.kind == .audio) } }
         media.demuxer.discardAllStreams(except: Set(queued.map(\.index)))

@@ -27,6 +27,9 @@ final class QueuedStream: PacketSource, Sendable {
 
     func read(into packet: Packet) throws -> Bool { try reader.next(streamIndex, into: packet) }
 
+    /// The next packet if one is queued now, without waiting (a subtitle chain's: its stream is sparse).
+    func readIfQueued(into packet: Packet) throws -> Bool { try reader.nextIfQueued(streamIndex, into: packet) }
+
     /// Goes back (or ahead) to the last keyframe at or before `timestamp` among the packets the queue still holds (the
     /// first it holds when the time is before them), without moving the file (the other chains go on undisturbed);
     /// false when the time is past them all.

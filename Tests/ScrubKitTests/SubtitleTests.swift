@@ -1,0 +1,158 @@
+import Foundation
+import MediaTime
+import Testing
+@testable import ScrubKit
+
+/// Clips with subtitles, made by the ffmpeg CLI.
+enum SubtitleFixtures {
+    static let srt = """
+    1
+    00:00:00,500 --> 00:00:01,500
+    Hello <i>world</i>
+
+    2
+    00:00:02,000 --> 00:00:03,000
+    Second line
+    two rows
+
+    """
+    static let ass = """
+    [Script Info]
+    ScriptType: v4.00+
+    PlayResX: 384
+    PlayResY: 288
+
+    [V4+ Styles]
+    Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+    Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0
+
+    [Events]
+    Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+    Dialogue: 0,0:00:00.50,0:00:01.50,Default,,0,0,0,,{\\i1}Bonjour{\\i0} le\\Nmonde
+    Dialogue: 0,0:00:01.00,0:00:02.50,Default,,0,0,0,,{\\pos(10,10)}SIGN
+
+    """
+
+    /// A text file written once per test process.
+    static func text(_ name: String, _ content: String) -> String {
+        let path = Reference.madeDirectory.appendingPathComponent(name).path
+        if !FileManager.default.fileExists(atPath: path) {
+            let part = path + ".part-\(UUID().uuidString)"
+            try? content.write(toFile: part, atomically: false, encoding: .utf8)
+            _ = rename(part, path)
+        }
+        return path
+    }
+
+    /// 4 s of picture with two subtitle streams: SubRip (eng "English", default) and ASS (fre, forced).
+    static var mkv: String? {
+        Reference.make("subs.mkv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", text("subs-a.srt", srt),
+                                    "-i", text("subs-b.ass", ass), "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-g", "25",
+                                    "-c:s:0", "srt", "-c:s:1", "ass", "-metadata:s:s:0", "language=eng", "-metadata:s:s:0", "title=English",
+                                    "-metadata:s:s:1", "language=fre", "-disposition:s:0", "default", "-disposition:s:1", "forced"])
+    }
+
+    /// The same SubRip text as an MP4's mov_text stream.
+    static var mp4: String? {
+        Reference.make("subs-movtext.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", text("subs-a.srt", srt),
+                                            "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "mov_text"])
+    }
+}
+
+@Suite struct SubtitleTextTests {
+    @Test func assIsReducedToItsText() {
+        #expect(SubtitleCue.text(ofASSEvent: "0,0,Default,,0,0,0,,{\\i1}Bonjour{\\i0} le\\Nmonde") == ["Bonjour le", "monde"])
+        #expect(SubtitleCue.text(ofASSEvent: "3,0,Default,,0,0,0,,A, comma\\hand\\nbreak") == ["A, comma and", "break"])
+        #expect(SubtitleCue.text(ofASSEvent: "Dialogue: 0,0:00:00.50,0:00:01.50,Default,,0,0,0,,{\\b1}Bold{\\b0}") == ["Bold"])
+        #expect(SubtitleCue.text(ofASSEvent: "1,0,Default,,0,0,0,,{\\an8\\pos(10,10)}SIGN") == nil, "a positioned sign")
+        #expect(SubtitleCue.text(ofASSEvent: "1,0,Default,,0,0,0,,{\\p1}m 0 0 l 10 0 10 10{\\p0}") == nil, "a drawing")
+        #expect(SubtitleCue.text(ofASSEvent: "1,0,Default,,0,0,0,,{\\move(1,2,3,4)}x") == nil)
+        #expect(SubtitleCue.text(ofASSEvent: "1,0,Default,,0,0,0,,{\\fad(200,200)}Fading") == ["Fading"])
+    }
+
+    @Test func aCueWithoutAnEndLastsUntilTheNext() {
+        func s(_ x: Double) -> MediaTime { MediaTime(seconds: x, preferredTimescale: 1000) }
+        var cues = SubtitleCues()
+        cues.insert(SubtitleCue(start: s(1), end: .invalid, lines: ["open"]))
+        cues.insert(SubtitleCue(start: s(3), end: s(3), lines: []))   // (a clearing event)
+        cues.insert(SubtitleCue(start: s(0.5), end: s(2), lines: ["timed"]))
+        cues.insert(SubtitleCue(start: s(0.5), end: s(2), lines: ["timed"]))   // (again: ignored)
+        #expect(cues.active(at: s(0.2)).isEmpty)
+        #expect(cues.active(at: s(1.5)).map(\.lines) == [["timed"], ["open"]])
+        #expect(cues.active(at: s(2.5)).map(\.lines) == [["open"]])
+        #expect(cues.active(at: s(3)).isEmpty)
+        #expect(cues.cues.count == 3)
+    }
+}
+
+@Suite(.enabled(if: Reference.available, "needs ffmpeg"), .timeLimit(.minutes(1)))
+struct SubtitlePlaybackTests {
+    func s(_ x: Double) -> MediaTime { MediaTime(seconds: x, preferredTimescale: 1000) }
+
+    /// The lines `player` shows at `time`, waiting up to 5 s for the chain to decode them (nil: still none).
+    func lines(_ player: Player, at time: Double) -> [String]? {
+        let end = Date().addingTimeInterval(5)
+        while true {
+            let late = Date() >= end
+            let cues = player.subtitles(at: s(time)).cues
+            if !cues.isEmpty { return cues.flatMap(\.lines) }
+            if late { return nil }
+            usleep(20_000)
+        }
+    }
+
+    @Test func embeddedTracksAreListedAndShownAtTheirTimesWithADelay() throws {
+        let path = try #require(SubtitleFixtures.mkv)
+        let player = Player(path: path, sound: nil)
+        guard case .readyToPlay = player.waitUntilReady(timeout: 10) else { Issue.record("not ready"); return }
+        let tracks = player.subtitleTracks
+        #expect(tracks.map(\.label) == ["eng \"English\" (default)", "fre (forced)"])
+        #expect(SubtitleTrack.preferred(in: tracks) == 0)
+        player.subtitleTrack = 0
+        #expect(lines(player, at: 1.0) == ["Hello world"])
+        #expect(player.subtitles(at: s(1.7)).cues.isEmpty)
+        player.subtitleTrack = 1
+        #expect(lines(player, at: 1.2) == ["Bonjour le", "monde"], "the positioned sign is left out")
+        player.subtitleDelay = s(1)
+        #expect(player.subtitles(at: s(1.2)).cues.isEmpty, "delayed: the cue at 0.5 s shows from 1.5 s")
+        #expect(lines(player, at: 2.0) == ["Bonjour le", "monde"])
+        player.subtitleTrack = nil
+        #expect(player.subtitles(at: s(2.0)).cues.isEmpty)
+    }
+
+    @Test func movTextAndASidecarFile() throws {
+        let made = try #require(SubtitleFixtures.mp4)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-sidecar-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: made, toPath: "\(dir)/clip.mp4")
+        try "1\n00:00:01,000 --> 00:00:02,000\nFrom the side\n".write(toFile: "\(dir)/clip.en.srt", atomically: true, encoding: .utf8)
+        try "not subtitles".write(toFile: "\(dir)/other.srt", atomically: true, encoding: .utf8)
+        let player = Player(path: "\(dir)/clip.mp4", sound: nil)
+        guard case .readyToPlay = player.waitUntilReady(timeout: 10) else { Issue.record("not ready"); return }
+        let tracks = player.subtitleTracks
+        #expect(tracks.map(\.label) == ["mov_text (default)", "clip.en.srt"])
+        #expect(tracks.last?.info.language == "en")
+        #expect(SubtitleTrack.preferred(in: tracks) == 1, "a file put beside the video is shown first")
+        player.subtitleTrack = 0
+        // (Paused at the start, the reader has read a second ahead: the second cue comes once playback is there.)
+        player.seek(to: s(2.5), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(lines(player, at: 2.5) == ["Second line", "two rows"])
+        player.subtitleTrack = 1
+        #expect(lines(player, at: 1.5) == ["From the side"])
+    }
+
+    @Test func aSubtitleFileThatCannotBeReadSaysWhy() throws {
+        let made = try #require(SubtitleFixtures.mp4)
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-bad-\(UUID().uuidString.prefix(8)).srt").path
+        FileManager.default.createFile(atPath: bad, contents: Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 131) }))
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        let player = Player(path: made, sound: nil, subtitleFiles: [bad])
+        guard case .readyToPlay = player.waitUntilReady(timeout: 10) else { Issue.record("not ready"); return }
+        player.subtitleTrack = player.subtitleTracks.count - 1
+        var problem: MediaError? = nil
+        let end = Date().addingTimeInterval(5)
+        while problem == nil && Date() < end { problem = player.subtitles(at: s(1)).problem; usleep(20_000) }
+        #expect(problem?.path == bad, "\(String(describing: problem))")
+    }
+}
