@@ -68,6 +68,8 @@ extension PlayerApp {
         }
         line.loop = loopMarks.label(start: start)
         line.entry = entryLabel
+        let (subtitleStatus, subtitleRows) = subtitles(at: current, now: now)
+        line.subtitle = subtitleStatus
         line.notice = notice.withLock { n in n.flatMap { now < $0.until ? $0.text : nil } } ?? ""
         let fraction = snap.fraction
         let spans = span.isNumeric && span > .zero
@@ -76,6 +78,8 @@ extension PlayerApp {
         let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks, marks: marks)
         if status != lastStatus { out += status; lastStatus = status }
         if !hoverPlan.erase.isEmpty { loudnessDrawn = -1; tallDrawn = nil }   // (an erased box may have covered them)
+        if !hoverPlan.erase.isEmpty { subtitleDrawn = nil }
+        out += subtitleRows
         out += loudnessRow()
         out += loudnessPicture(info, fraction: fraction)
         guard !out.isEmpty || !unsynchronized.isEmpty, !quit.load(ordering: .relaxed) else { return }

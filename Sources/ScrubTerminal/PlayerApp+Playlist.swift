@@ -46,6 +46,7 @@ extension PlayerApp {
         (showsLoudness, layout.hasLoudnessStrip) = (false, false)
         (hoverPreview, lastImage, lastImageTime, lastImageUnpainted) = (HoverPreview(), nil, nil, false)
         loopMarks = LoopMarks()
+        subtitleDrawn = nil
         entrySerial += 1
         requestedMove = nil
         resized.store(true, ordering: .relaxed)
@@ -62,6 +63,7 @@ extension PlayerApp {
         composer = PlayerFrameComposer(renderer: renderer, color: TerminalOutput.colorAllowed(1))
         if info?.hasAudio == true, info?.duration.isNumeric == true { startLoudness(streamNumber: options.sound?.streamNumber) }
         player.actionAtItemEnd = options.loop ? .loop : .pause
+        setUpSubtitles()
         let serial = entrySerial
         _ = player.addEndOfMediaObserver { [weak self] _ in self?.endedEntry.store(serial, ordering: .relaxed) }
         return nil

@@ -24,6 +24,12 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         public var cutDirectory: String? = nil
         /// Where `s` saves the frame on screen; nil: the current folder (as mpv).
         public var screenshotDirectory: String? = nil
+        /// Which subtitle track is shown first (`--sid`).
+        public var subtitles = SubtitleChoice.automatic
+        /// How much later subtitles show, in seconds (`--sub-delay`; negative: earlier).
+        public var subtitleDelay = 0.0
+        /// Subtitle files offered besides the file's own and those beside it (`--sub-file`).
+        public var subtitleFiles: [String] = []
         /// The defaults: detect graphics, keyframe seeks, pause at the end.
         public init() {}
     }
@@ -78,6 +84,11 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// The presentation time of ``lastImage`` (what `s` saves).
     var lastImageTime: MediaTime? = nil
     var lastImageUnpainted = false
+    /// Subtitles: shown or hidden (`v`), their delay (`z`/`Z`, kept from entry to entry as mpv keeps it), and what
+    /// their rows last showed (nil: draw them again).
+    var subtitlesVisible = true
+    var subtitleDelay = 0.0
+    var subtitleDrawn: SubtitleText? = nil
     /// The A-B loop's marks (`l`), and a passing notice for the status line (a cut written or failed), set from the
     /// cut's thread too.
     var loopMarks = LoopMarks()
@@ -101,6 +112,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         self.playlist = playlist
         self.options = options
         self.exact = options.exactSeeks
+        self.subtitleDelay = options.subtitleDelay
         self.player = PlayerApp.makePlayer(for: playlist.current, options: options, strip: loudness)
     }
 
@@ -108,7 +120,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     static func makePlayer(for path: String, options: Options, strip: Locked<LoudnessStrip>) -> Player {
         var sound = options.sound
         sound?.meter = PlayerApp.loudnessMeter(for: path, strip: strip)
-        let player = Player(path: path, sound: sound)
+        let player = Player(path: path, sound: sound, subtitleFiles: options.subtitleFiles)
         if !options.keepsPitch { player.audioTimePitchAlgorithm = .varispeed }
         return player
     }
@@ -194,11 +206,12 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     func handleResize(_ info: PlayerMediaInfo?) {
         guard resized.exchange(false, ordering: .relaxed) else { return }
         if let s = TerminalOutput.size(1) {
-            layout = PlayerLayout(columns: s.columns, rows: s.rows, hasLoudnessStrip: showsLoudness)
+            layout = PlayerLayout(columns: s.columns, rows: s.rows, hasLoudnessStrip: showsLoudness, subtitles: showsSubtitles)
             if s.pixelWidth > 0 && s.pixelHeight > 0 { cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows)) }
         }
         terminal.write(renderer.clear() + "\u{1B}[0m\u{1B}[2J")
         lastStatus = ""
+        subtitleDrawn = nil
         loudnessDrawn = -1
         tallDrawn = nil
         let aspect = aspectRatio(info)
@@ -261,6 +274,11 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             lastStatus = ""
         case .character("c"), .character("C"): cutLoop()
         case .character("s"): screenshot(info)
+        case .character("v"): toggleSubtitles()
+        case .character("j"): cycleSubtitles(by: 1)
+        case .character("J"): cycleSubtitles(by: -1)
+        case .character("z"): shiftSubtitles(by: -0.1)
+        case .character("Z"): shiftSubtitles(by: 0.1)
         case .character("<"): if playlist.loops || playlist.index > 0 { requestedMove = -1 }
         case .character(">"), .character("\r"), .character("\n"):
             if playlist.loops || playlist.index + 1 < playlist.entries.count { requestedMove = 1 }

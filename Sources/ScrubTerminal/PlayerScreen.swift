@@ -3,7 +3,7 @@ import MediaTime
 import ScrubKit
 
 /// Screen geometry for `scrubkit play`: the picture fills the space above a two-line status area, keeping the
-/// display aspect ratio; the bar spans the width under it.
+/// display aspect ratio (with subtitles shown, their rows between the two); the bar spans the width under it.
 public struct PlayerLayout: Sendable, Equatable {
     /// Terminal width in cells.
     public var columns: Int
@@ -11,8 +11,12 @@ public struct PlayerLayout: Sendable, Equatable {
     public var rows: Int
     /// Whether a row above the bar shows the sound's loudness (media with sound).
     public var hasLoudnessStrip = false
-    /// Cells for the picture (rows above the status area).
-    public var pictureRows: Int { max(0, rows - 2 - (hasLoudnessStrip ? 1 : 0)) }
+    /// Rows kept under the picture for subtitles (0: none shown).
+    public var subtitleRows = 0
+    /// Cells for the picture (rows above the subtitles and the status area).
+    public var pictureRows: Int { max(0, rows - 2 - (hasLoudnessStrip ? 1 : 0) - subtitleRows) }
+    /// The first subtitle row (0-based), right under the picture.
+    public var subtitleRow: Int { pictureRows }
     /// Row of the loudness strip (0-based), just above the bar.
     public var loudnessRow: Int { max(0, rows - 3) }
     /// Row of the slider bar (0-based) and of the status line.
@@ -22,11 +26,13 @@ public struct PlayerLayout: Sendable, Equatable {
     /// The slider track, with room for the time labels either side.
     public var bar: SliderBar { SliderBar(origin: 1, width: max(2, columns - 2)) }
 
-    /// The layout of a `columns × rows` terminal, with a loudness strip when `hasLoudnessStrip`.
-    public init(columns: Int, rows: Int, hasLoudnessStrip: Bool = false) {
+    /// The layout of a `columns × rows` terminal, with a loudness strip when `hasLoudnessStrip`, and rows for
+    /// subtitles when `subtitles` (3 in a tall terminal, 2, or 1 in a very short one).
+    public init(columns: Int, rows: Int, hasLoudnessStrip: Bool = false, subtitles: Bool = false) {
         self.columns = max(10, columns)
         self.rows = max(3, rows)
         self.hasLoudnessStrip = hasLoudnessStrip && self.rows >= 6
+        subtitleRows = !subtitles ? 0 : self.rows >= 30 ? 3 : self.rows >= 10 ? 2 : self.rows >= 6 ? 1 : 0
     }
 }
 

@@ -72,6 +72,8 @@ public struct StatusLine: Sendable {
     public var notice = ""
     /// The playlist's entry playing ("2/14 clip.mp4"; "" to leave it out: one file).
     public var entry = ""
+    /// The subtitles ("sub 1/2 eng", "sub off"; "" to leave it out: none).
+    public var subtitle = ""
 
     /// A status line with these facts.
     public init(playing: Bool, current: MediaTime, duration: MediaTime, rate: Double, exactSeeks: Bool, graphics: String, dropped: Int) {
@@ -93,7 +95,7 @@ public struct StatusLine: Sendable {
         // Glyphs common monospace fonts have (DejaVu Sans Mono has ▶ and ‖, not ⏸ or ⏯).
         var parts = [playing ? "▶ playing" : "‖ paused", times] + (notice.isEmpty ? [] : [notice])
             + (entry.isEmpty ? [] : [entry]) + [remaining, rateText]
-            + (chapter.isEmpty ? [] : ["ch " + chapter]) + (loop.isEmpty ? [] : [loop])
+            + (chapter.isEmpty ? [] : ["ch " + chapter]) + (loop.isEmpty ? [] : [loop]) + (subtitle.isEmpty ? [] : [subtitle])
             + (sound.isEmpty ? [] : [sound]) + [exactSeeks ? "exact seeks" : "fast seeks"]
         let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * vol  PgUp/Dn chapter  l loop  c cut  s shot  q quit"
         var line = parts.joined(separator: "  ")

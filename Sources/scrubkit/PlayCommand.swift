@@ -17,6 +17,9 @@ enum PlayCommand {
             OptionSpec(names: ["--loop-playlist"], takesValue: false, help: "After the last entry start over at the first (and < on the first goes to the last)."),
             OptionSpec(names: ["--start"], takesValue: true, valueName: "N", help: "Start at the Nth entry, counted from 1 (after --shuffle).", range: 1...1_000_000),
             OptionSpec(names: ["--cut-dir"], takesValue: true, valueName: "DIR", help: "Where c writes the A-B section (default: beside the file; a URL's in the current folder)."),
+            OptionSpec(names: ["--sid"], takesValue: true, valueName: "N|no", help: "Which subtitle track to show, counted from 1 over the file's subtitle streams and then the subtitle files; no: none (default: a subtitle file beside the video, else a stream marked default or forced)."),
+            OptionSpec(names: ["--sub-delay"], takesValue: true, valueName: "SECONDS", help: "Show subtitles this much later (negative: earlier), e.g. 0.5 or -1.2 (z/Z change it by 0.1 s)."),
+            OptionSpec(names: ["--sub-file"], takesValue: true, valueName: "FILE", help: "A subtitle file (SRT, ASS/SSA, WebVTT) to offer, shown first; may be given more than once."),
             OptionSpec(names: ["--screenshot-dir"], takesValue: true, valueName: "DIR", help: "Where s saves screenshots (default: the current folder)."),
             OptionSpec(names: ["--no-audio"], takesValue: false, help: "Play no sound (the picture runs on the system clock)."),
             OptionSpec(names: ["--audio-device"], takesValue: true, valueName: "NAME", help: "The PulseAudio/PipeWire sink to play on (pactl list short sinks); default: the server's default."),
@@ -39,7 +42,8 @@ enum PlayCommand {
         A-B section without re-encoding, as scrubkit cut does, into NAME-cut-A-B.EXT (never over an existing file) ·
         s screenshot: the frame on screen at the video's own size as NAME-HHhMMmSS.mmms.png (the pixels of thumb --exact
         --max-size 0) in the current folder or --screenshot-dir, never over a file ·
-        < and > previous/next entry (Enter also next) · Ctrl-Z suspend (fg goes on) · q, Esc or Ctrl-C quit.
+        < and > previous/next entry (Enter also next) · v subtitles shown/hidden · j/J next/previous subtitle track
+        (then off) · z/Z subtitles 0.1 s earlier/later · Ctrl-Z suspend (fg goes on) · q, Esc or Ctrl-C quit.
         Several files, a folder (its video and sound files in natural order: clip2 before clip10) or an .m3u/.m3u8
         list play one after another, as mpv's playlist: the end of one starts the next, the status line shows
         2/14 NAME; an entry that cannot be played is skipped (the status line says why, and the line is printed after
@@ -87,6 +91,24 @@ enum PlayCommand {
         options.loop = p.flag("--loop")
         options.cutDirectory = p.value("--cut-dir")
         options.screenshotDirectory = p.value("--screenshot-dir")
+        options.subtitleFiles = p.values("--sub-file")
+        for file in options.subtitleFiles where !FileManager.default.isReadableFile(atPath: file) {
+            printError("scrubkit: \(file): " + (FileManager.default.fileExists(atPath: file) ? "cannot be read" : "no such file"))
+            return 1
+        }
+        if let sid = p.value("--sid") {
+            if sid == "no" { options.subtitles = .none }
+            else if let n = Int(sid), (1...1000).contains(n) { options.subtitles = .number(n) }
+            else { throw UsageError(message: "--sid expects a track number from 1, or no; got '\(sid)'", command: "play") }
+        } else if let first = options.subtitleFiles.first {
+            options.subtitles = .file(first)
+        }
+        if let text = p.value("--sub-delay") {
+            guard let seconds = Double(text), seconds.isFinite, abs(seconds) <= 3600 else {
+                throw UsageError(message: "--sub-delay expects seconds between -3600 and 3600, got '\(text)'", command: "play")
+            }
+            options.subtitleDelay = seconds
+        }
         if p.flag("--no-audio") {
             options.sound = nil
         } else {

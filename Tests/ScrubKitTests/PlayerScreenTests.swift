@@ -295,3 +295,17 @@ import Testing
         #expect(!GraphicsDetection.kittyReadsFiles(["\u{1B}_Gi=31;OK\u{1B}\\"]), "another query's answer")
     }
 }
+
+@Suite struct SubtitleRowsTests {
+    @Test func linesAreWrappedCentredAndCleanedOfEscapes() {
+        let t = SubtitleText(["one two three four", "\u{1B}[2Jfive\u{07}"], width: 9, maxRows: 3)
+        #expect(t.rows == ["one two", "three", "four…"], "wrapped at spaces, cut to 3 rows: \(t.rows)")
+        #expect(SubtitleText(["\u{1B}[31mred\u{9B}1m"], width: 20, maxRows: 2).rows == ["[31mred1m"], "no escape character reaches the terminal")
+        #expect(SubtitleText(["abcdefghijkl"], width: 5, maxRows: 3).rows == ["abcde", "fghij", "kl"])
+        let layout = PlayerLayout(columns: 40, rows: 30, subtitles: true)
+        #expect(layout.subtitleRows == 3 && layout.pictureRows == 25 && layout.subtitleRow == 25)
+        let drawn = SubtitleText(["hi"], width: 38, maxRows: 3).render(layout: layout, color: false)
+        #expect(drawn.contains("\u{1B}[28;1H\u{1B}[2K\u{1B}[20G\u{1B}[1mhi"), "the bottom row, centred: \(drawn.debugDescription)")
+        #expect(PlayerLayout(columns: 40, rows: 24).subtitleRows == 0)
+    }
+}

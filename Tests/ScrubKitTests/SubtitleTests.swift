@@ -59,7 +59,7 @@ enum SubtitleFixtures {
     }
 }
 
-@Suite struct SubtitleTextTests {
+@Suite struct SubtitleASSTests {
     @Test func assIsReducedToItsText() {
         #expect(SubtitleCue.text(ofASSEvent: "0,0,Default,,0,0,0,,{\\i1}Bonjour{\\i0} le\\Nmonde") == ["Bonjour le", "monde"])
         #expect(SubtitleCue.text(ofASSEvent: "3,0,Default,,0,0,0,,A, comma\\hand\\nbreak") == ["A, comma and", "break"])
