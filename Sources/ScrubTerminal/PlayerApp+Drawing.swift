@@ -40,16 +40,22 @@ extension PlayerApp {
         let g = composer.pictureGeometry(layout: layout, cellPixels: cellPixels, aspect: aspectRatio(info))
         // One reading of the player for the picture, the bar and the status line.
         let snap = player.snapshot(takingFrame: renderer.drawsPictures && now - lastPictureAt >= lastPictureCost)
+        // Subtitles, read once: bitmap ones are drawn into the picture, text goes in the rows under it.
+        let subtitles: (cues: [SubtitleCue], problem: MediaError?) = showsSubtitles ? player.subtitles(at: snap.frame?.time ?? snap.time) : ([], nil)
+        let bitmaps = subtitles.cues.filter { !$0.pictures.isEmpty }
+        let bitmapsChanged = bitmaps.map(\.start) != bitmapsDrawn
         if let frame = snap.frame {
             lastImage = frame.image
             lastImageTime = frame.time
-            picture = composer.paint(frame.image, geometry: g, cellPixels: cellPixels)
+            picture = composer.paint(frame.image.drawing(bitmaps, text: false), geometry: g, cellPixels: cellPixels)
             lastImageUnpainted = picture.isEmpty
-        } else if hoverPlan.needsPicture || lastImageUnpainted, let image = lastImage {
-            // What the preview covered, or a picture the renderer put off (kitty had not read the one before: paused,
-            // no later frame would ever bring it).
-            picture = composer.paint(image, geometry: g, cellPixels: cellPixels)
+            bitmapsDrawn = bitmaps.map(\.start)
+        } else if hoverPlan.needsPicture || lastImageUnpainted || bitmapsChanged, let image = lastImage {
+            // What the preview covered, a picture the renderer put off (kitty had not read the one before: paused,
+            // no later frame would ever bring it), or bitmap subtitles that came or went while paused.
+            picture = composer.paint(image.drawing(bitmaps, text: false), geometry: g, cellPixels: cellPixels)
             lastImageUnpainted = picture.isEmpty
+            bitmapsDrawn = bitmaps.map(\.start)
         }
         let overlay = hoverPreview.draw(painted: !picture.isEmpty, renderer: renderer, cellPixels: cellPixels, color: composer.color)
         if renderer.writesPicturesUnsynchronized {
@@ -68,7 +74,7 @@ extension PlayerApp {
         }
         line.loop = loopMarks.label(start: start)
         line.entry = entryLabel
-        let (subtitleStatus, subtitleRows) = subtitles(at: current, now: now)
+        let (subtitleStatus, subtitleRows) = subtitleParts(subtitles)
         line.subtitle = subtitleStatus
         line.notice = notice.withLock { n in n.flatMap { now < $0.until ? $0.text : nil } } ?? ""
         let fraction = snap.fraction

@@ -4,9 +4,9 @@ import ScrubKit
 
 extension PlayerApp {
     /// `s`: the frame on screen saved whole as PNG (``Screenshot``: the video's own size, the pixels of
-    /// `thumb --exact`) into `--screenshot-dir` or the current folder, never over a file; on a thread of its own, the
-    /// status line saying where it went.
-    func screenshot(_ info: PlayerMediaInfo?) {
+    /// `thumb --exact`) into `--screenshot-dir` or the current folder, never over a file; `S` (`withSubtitles`) with
+    /// the subtitles shown burned in. On a thread of its own, the status line saying where it went.
+    func screenshot(_ info: PlayerMediaInfo?, withSubtitles: Bool = false) {
         let now = player.clock.now()
         // The picture on screen; without pictures (`--graphics none`), the frame at the playhead.
         guard info?.hasVideo == true, let shown = renderer.drawsPictures ? lastImageTime : player.currentTime else {
@@ -15,13 +15,14 @@ extension PlayerApp {
             return
         }
         let time = MediaTime.maximum(.zero, shown - player.startTime)
+        let cues = withSubtitles && showsSubtitles ? player.subtitles(at: shown).cues : []
         notice.withLock { $0 = ("screenshot at \(time.formatted(fractionDigits: 3))…", now + 30) }
         lastStatus = ""
         let (path, notice, clock, directory) = (path, notice, player.clock, options.screenshotDirectory)
         let thread = Thread {
             let text: String
             do {
-                let written = try Screenshot.save(path, at: time, directory: directory)
+                let written = try Screenshot.save(path, at: time, directory: directory, subtitles: cues)
                 text = "screenshot: \(directory == nil ? (written as NSString).lastPathComponent : written)"
             } catch {
                 text = "screenshot failed: \(error)"

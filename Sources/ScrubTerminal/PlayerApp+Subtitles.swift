@@ -75,14 +75,13 @@ extension PlayerApp {
     }
 
     /// The status line's words for the subtitles ("" without tracks) and the subtitle rows to write (when changed)
-    /// at media time `time`.
-    func subtitles(at time: MediaTime, now: Double) -> (status: String, rows: String) {
+    /// for what the track shows now (`shown`).
+    func subtitleParts(_ shown: (cues: [SubtitleCue], problem: MediaError?)) -> (status: String, rows: String) {
         let tracks = player.subtitleTracks
         guard !tracks.isEmpty else { return ("", "") }
         guard let track = player.subtitleTrack, tracks.indices.contains(track) else { return ("sub off", "") }
-        let shown = player.subtitles(at: time)
         var status = "sub \(track + 1)/\(tracks.count) \(tracks[track].label)" + (subtitleDelay != 0 ? " " + PlayerApp.signedSeconds(subtitleDelay) : "")
-        if let problem = shown.problem { status += " (cannot be read: \(problem.reason))" } else if !subtitlesVisible { status += " (hidden)" }
+        if !subtitlesVisible { status += " (hidden)" } else if let problem = shown.problem { status += " (cannot be read: \(problem.reason))" }
         guard subtitlesVisible, layout.subtitleRows > 0 else { return (status, "") }
         let text = SubtitleText(shown.cues.flatMap(\.lines), width: layout.columns - 2, maxRows: layout.subtitleRows)
         guard text != subtitleDrawn else { return (status, "") }

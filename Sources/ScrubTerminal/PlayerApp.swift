@@ -89,6 +89,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     var subtitlesVisible = true
     var subtitleDelay = 0.0
     var subtitleDrawn: SubtitleText? = nil
+    /// The bitmap subtitles drawn into the picture on screen (their starts).
+    var bitmapsDrawn: [MediaTime] = []
     /// The A-B loop's marks (`l`), and a passing notice for the status line (a cut written or failed), set from the
     /// cut's thread too.
     var loopMarks = LoopMarks()
@@ -274,6 +276,7 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             lastStatus = ""
         case .character("c"), .character("C"): cutLoop()
         case .character("s"): screenshot(info)
+        case .character("S"): screenshot(info, withSubtitles: true)
         case .character("v"): toggleSubtitles()
         case .character("j"): cycleSubtitles(by: 1)
         case .character("J"): cycleSubtitles(by: -1)

@@ -41,7 +41,8 @@ enum PlayCommand {
         press marks A, the second B (playback loops between them; A and B on the bar), the third clears · c cut the
         A-B section without re-encoding, as scrubkit cut does, into NAME-cut-A-B.EXT (never over an existing file) ·
         s screenshot: the frame on screen at the video's own size as NAME-HHhMMmSS.mmms.png (the pixels of thumb --exact
-        --max-size 0) in the current folder or --screenshot-dir, never over a file ·
+        --max-size 0) in the current folder or --screenshot-dir, never over a file · S the same with the subtitles shown
+        burned in ·
         < and > previous/next entry (Enter also next) · v subtitles shown/hidden · j/J next/previous subtitle track
         (then off) · z/Z subtitles 0.1 s earlier/later · Ctrl-Z suspend (fg goes on) · q, Esc or Ctrl-C quit.
         Several files, a folder (its video and sound files in natural order: clip2 before clip10) or an .m3u/.m3u8

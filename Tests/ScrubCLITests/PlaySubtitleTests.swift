@@ -89,3 +89,47 @@ extension PlayTmuxTests {
         #expect(waitFor(name) { $0.contains("EXITED:") }.contains("EXITED:0"))
     }
 }
+
+extension PlayTmuxTests {
+    /// `S` saves the frame with the subtitles burned in: the same picture as `s` but for the text at the bottom.
+    @Test func screenshotWithSubtitlesBurnsTheTextIn() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-shotsubs-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = try subtitleClip(in: dir)
+        let shots = dir + "/shots"
+        let base = "scrubtest11\(getpid())"
+        defer { stop(base) }
+        let name = start(base, "'\(clip)' --graphics none --screenshot-dir '\(shots)'", cols: 160, rows: 30)
+        _ = waitFor(name) { $0.contains("From the side") }
+        Tmux.run(["send-keys", "-t", name, " "])
+        _ = waitFor(name) { $0.contains("paused") }
+        Tmux.run(["send-keys", "-t", name, "2"])
+        _ = waitFor(name) { Tmux.shownSeconds($0) == 0.8 }
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        Tmux.run(["send-keys", "-t", name, "s"])
+        _ = waitFor(name, timeout: 15) { $0.contains("/clip-00h00m00.800s.png") }
+        Tmux.run(["send-keys", "-t", name, "S"])
+        let s = waitFor(name, timeout: 15) { $0.contains("/clip-00h00m00.800s-2.png") }
+        #expect(s.contains("clip-00h00m00.800s-2.png"), "\(s)")
+        func rgb(_ file: String) throws -> [UInt8] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["ffmpeg", "-v", "error", "-i", file, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return [UInt8](data)
+        }
+        let plain = try rgb("\(shots)/clip-00h00m00.800s.png"), burned = try rgb("\(shots)/clip-00h00m00.800s-2.png")
+        let (plainCount, burnedCount) = (plain.count, burned.count)
+        try #require(plainCount == 160 * 120 * 3 && burnedCount == plainCount)
+        let changedRows = Set((0..<plain.count).filter { plain[$0] != burned[$0] }.map { $0 / (160 * 3) })
+        #expect(!changedRows.isEmpty, "the text is burned in")
+        #expect(changedRows.allSatisfy { $0 >= 60 }, "only at the bottom: rows \(changedRows.sorted())")
+        Tmux.run(["send-keys", "-t", name, "q"])
+        #expect(waitFor(name) { $0.contains("EXITED:") }.contains("EXITED:0"))
+    }
+}

@@ -156,3 +156,100 @@ struct SubtitlePlaybackTests {
         #expect(problem?.path == bad, "\(String(describing: problem))")
     }
 }
+
+/// VobSub (DVD) bitmap subtitles written by hand — FFmpeg encodes bitmap subtitles only from bitmap ones — then muxed
+/// and converted by the ffmpeg CLI: each event a solid rectangle of colour 1 (the palette's second entry).
+enum BitmapSubtitleFixtures {
+    /// One SPU: a `w × h` rectangle (w 64…255, h even) at (x, y), shown for `seconds`.
+    static func spu(x: Int, y: Int, w: Int, h: Int, seconds: Double) -> [UInt8] {
+        func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let line = be16(w << 2 | 1)   // (a run of w pixels of colour 1)
+        let field = Array((0..<(h / 2)).map { _ in line }.joined())
+        let (top, bottom, control1) = (4, 4 + field.count, 4 + 2 * field.count)
+        let (x2, y2) = (x + w - 1, y + h - 1)
+        let commands: [UInt8] = [0x01, 0x03, 0x32, 0x10, 0x04, 0xFF, 0xF0, 0x05,
+                                 UInt8(x >> 4), UInt8((x & 15) << 4 | x2 >> 8), UInt8(x2 & 255),
+                                 UInt8(y >> 4), UInt8((y & 15) << 4 | y2 >> 8), UInt8(y2 & 255), 0x06] + be16(top) + be16(bottom) + [0xFF]
+        let control2 = control1 + 4 + commands.count
+        let body = field + field + be16(0) + be16(control2) + commands + be16(Int(seconds * 90000 / 1024)) + be16(control2) + [0x02, 0xFF]
+        return be16(4 + body.count) + be16(control1) + body
+    }
+
+    /// A 2048-byte MPEG-PS pack carrying `payload` as DVD subpicture stream 0 at `pts` (90 kHz).
+    static func pack(pts: Int, _ payload: [UInt8]) -> [UInt8] {
+        let ptsBytes: [UInt8] = [UInt8(0x21 | (pts >> 29 & 0x0E)), UInt8(pts >> 22 & 0xFF), UInt8(0x01 | (pts >> 14 & 0xFE)),
+                                 UInt8(pts >> 7 & 0xFF), UInt8(0x01 | (pts << 1 & 0xFE))]
+        let pesData: [UInt8] = [0x81, 0x80, 5] + ptsBytes + [0x20] + payload
+        var out: [UInt8] = [0, 0, 1, 0xBA, 0x44, 0, 4, 0, 4, 1, 1, 0x89, 0xC3, 0xF8]
+        out += [0, 0, 1, 0xBD, UInt8(pesData.count >> 8), UInt8(pesData.count & 0xFF)] + pesData
+        let pad = 2048 - out.count - 6
+        out += [0, 0, 1, 0xBE, UInt8(pad >> 8), UInt8(pad & 0xFF)] + [UInt8](repeating: 0xFF, count: pad)
+        return out
+    }
+
+    /// A 4-s 320×240 clip with a VobSub stream in Matroska: a 64×16 rectangle at (100, 200) from 0.5 to 1.5 s and an
+    /// 80×20 one at (120, 210) from 2 to 3 s; and the same converted to DVB subtitles in MPEG-TS.
+    static var clips: (vobsub: String, dvb: String)? {
+        let idx = Reference.madeDirectory.appendingPathComponent("bitmap-subs.idx").path
+        let sub = Reference.madeDirectory.appendingPathComponent("bitmap-subs.sub").path
+        if !FileManager.default.fileExists(atPath: idx) {
+            let bytes = pack(pts: 45000, spu(x: 100, y: 200, w: 64, h: 16, seconds: 1)) + pack(pts: 180000, spu(x: 120, y: 210, w: 80, h: 20, seconds: 1))
+            FileManager.default.createFile(atPath: sub, contents: Data(bytes))
+            _ = SubtitleFixtures.text("bitmap-subs.idx.txt", """
+            # VobSub index file, v7 (do not modify this line!)
+            size: 320x240
+            palette: 000000, ff0000, 00ff00, 0000ff, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000
+
+            id: en, index: 0
+            timestamp: 00:00:00:500, filepos: 000000000
+            timestamp: 00:00:02:000, filepos: 000000800
+
+            """)
+            _ = rename(Reference.madeDirectory.appendingPathComponent("bitmap-subs.idx.txt").path, idx)
+        }
+        guard let mkv = Reference.make("bitmap-subs.mkv", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4", "-i", idx,
+                                                           "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "copy"]),
+              let ts = Reference.make("bitmap-subs.ts", ["-i", mkv, "-map", "0", "-c:v", "copy", "-c:s", "dvbsub"]) else { return nil }
+        return (mkv, ts)
+    }
+}
+
+@Suite(.enabled(if: Reference.available, "needs ffmpeg"), .timeLimit(.minutes(1)))
+struct BitmapSubtitleTests {
+    func s(_ x: Double) -> MediaTime { MediaTime(seconds: x, preferredTimescale: 1000) }
+
+    func pictures(_ player: Player, at time: Double) -> [SubtitleCue] {
+        let end = Date().addingTimeInterval(5)
+        while true {
+            let late = Date() >= end
+            let cues = player.subtitles(at: s(time)).cues
+            if !cues.isEmpty || late { return cues }
+            usleep(20_000)
+        }
+    }
+
+    @Test(arguments: [false, true]) func bitmapSubtitlesAreDecodedAndDrawnIntoThePicture(dvb: Bool) throws {
+        let clips = try #require(BitmapSubtitleFixtures.clips)
+        let player = Player(path: dvb ? clips.dvb : clips.vobsub, sound: nil)
+        guard case .readyToPlay = player.waitUntilReady(timeout: 10) else { Issue.record("not ready"); return }
+        let track = try #require(player.subtitleTracks.first)
+        #expect(track.info.isBitmap && track.info.codec == (dvb ? "dvb_subtitle" : "dvd_subtitle"))
+        player.subtitleTrack = 0
+        let start = player.startTime
+        let cues = pictures(player, at: (start + s(1)).seconds)
+        let cue = try #require(cues.first)
+        #expect(cue.lines.isEmpty && cue.pictures.count == 1)
+        // Drawn into a black picture of half the canvas: inside the rectangle (scaled by ½) only.
+        let black = RGBImage(width: 160, height: 120)
+        let drawn = black.drawing(cues, text: false)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(drawn.pixels[(y * 160 + x) * 3..<(y * 160 + x) * 3 + 3]) }
+        #expect(pixel(66, 104) != [0, 0, 0], "inside the rectangle (100…163, 200…215 on the 320×240 canvas)")
+        #expect(pixel(40, 60) == [0, 0, 0] && pixel(90, 104) == [0, 0, 0], "outside it")
+        // (DVB ends a display set with the next, empty one: it comes once the reader is there.)
+        player.seek(to: start + s(1.7), toleranceBefore: .zero, toleranceAfter: .zero)
+        var after: [Double] = [0]
+        let end = Date().addingTimeInterval(5)
+        while !after.isEmpty && Date() < end { after = player.subtitles(at: start + s(1.7)).cues.map(\.start.seconds); usleep(20_000) }
+        #expect(after.isEmpty, "gone after its end")
+    }
+}

@@ -90,7 +90,7 @@ public struct SubtitlePicture: Sendable, Equatable {
 }
 
 /// The cues of one track, in order of start, each shown from its start to its end (or, without one, to the next
-/// cue's start).
+/// cue's start); a bitmap cue (a PGS or DVB display set) also ends where the next one starts, which replaces it.
 struct SubtitleCues: Sendable {
     private(set) var cues: [SubtitleCue] = []
     /// Bytes of pictures held (bitmap tracks are bounded: the oldest go first).
@@ -116,7 +116,8 @@ struct SubtitleCues: Sendable {
         let upTo = cues.firstIndex { $0.start > time } ?? cues.count
         var out: [SubtitleCue] = []
         for i in 0..<upTo where !cues[i].isEmpty {
-            let end = cues[i].end.isNumeric ? cues[i].end : (i + 1 < cues.count ? cues[i + 1].start : .positiveInfinity)
+            let next = i + 1 < cues.count ? cues[i + 1].start : MediaTime.positiveInfinity
+            let end = !cues[i].end.isNumeric ? next : cues[i].pictures.isEmpty ? cues[i].end : MediaTime.minimum(cues[i].end, next)
             if time < end { out.append(cues[i]) }
         }
         return out

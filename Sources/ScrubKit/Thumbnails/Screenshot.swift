@@ -14,13 +14,15 @@ public enum Screenshot {
     }
 
     /// Saves the frame of `path` at `time` (from the file's start) as PNG at ``defaultOutput(for:at:directory:)``, or
-    /// `NAME-…-2.png` and on when that exists: never over a file. Returns the path written. Throws a ``MediaError``
-    /// naming the file (unreadable, no picture at that time, a folder that cannot be written; nothing is left behind).
-    public static func save(_ path: String, at time: MediaTime, directory: String? = nil) throws -> String {
+    /// `NAME-…-2.png` and on when that exists: never over a file; with `subtitles` burned in (mpv's `S`: bitmap ones
+    /// scaled from their canvas, text at the bottom). Returns the path written. Throws a ``MediaError`` naming the
+    /// file (unreadable, no picture at that time, a folder that cannot be written; nothing is left behind).
+    public static func save(_ path: String, at time: MediaTime, directory: String? = nil, subtitles: [SubtitleCue] = []) throws -> String {
         var generator = ThumbnailGenerator(path: path)
         generator.maximumSize = .unscaled
         generator.setExact()
         let picture = try generator.image(at: .absolute(time))
-        return try AtomicFile.writeNew(try picture.encoded(as: .png), to: defaultOutput(for: path, at: time, directory: directory))
+        let image = subtitles.isEmpty ? picture.image : picture.image.drawing(subtitles, text: true)
+        return try AtomicFile.writeNew(try image.encoded(as: .png), to: defaultOutput(for: path, at: time, directory: directory))
     }
 }
