@@ -22,6 +22,11 @@ final class BenchSession {
     /// Each picture painted during real-time playback.
     private(set) var paints: [PlayerBenchmark.Paint] = []
     private var playing = false
+    /// The subtitle track shown (as `scrubkit play` chooses it), what each painted picture spent on subtitles, and how
+    /// many had one.
+    private(set) var subtitleTrack: String? = nil
+    private(set) var subtitleCosts: [Double] = []
+    private(set) var subtitled = 0
 
     /// A player ready on `path`, its pictures sized for a `columns × rows` terminal of `kind` graphics.
     init(path: String, columns: Int, rows: Int, kind: GraphicsKind, sound: SoundOptions?) throws {
@@ -33,7 +38,10 @@ final class BenchSession {
         self.info = info
         self.path = path
         self.kind = kind
-        layout = PlayerLayout(columns: columns, rows: rows)
+        let tracks = player.subtitleTracks
+        player.subtitleTrack = SubtitleTrack.preferred(in: tracks)
+        subtitleTrack = player.subtitleTrack.map { tracks[$0].label }
+        layout = PlayerLayout(columns: columns, rows: rows, subtitles: player.subtitleTrack != nil)
         composer = PlayerFrameComposer(renderer: kind.renderer, color: true)
         aspect = info.displayHeight > 0 ? Double(info.displayWidth) / Double(info.displayHeight) : 16.0 / 9.0
         geometry = composer.pictureGeometry(layout: layout, cellPixels: (8, 16), aspect: aspect)
@@ -42,7 +50,17 @@ final class BenchSession {
 
     /// Paints a frame the way `scrubkit play` does (a frame of another size is scaled, not dropped).
     func paint(_ f: VideoFrame) {
-        let n = composer.paint(f.image, geometry: geometry, cellPixels: (8, 16)).utf8.count
+        var image = f.image, rows = ""
+        if subtitleTrack != nil {
+            // What `scrubkit play` does for subtitles each picture: bitmaps into the picture, text into the rows.
+            let began = clock.now()
+            let cues = player.subtitles(at: f.time).cues
+            let bitmaps = cues.filter { !$0.pictures.isEmpty }
+            if !bitmaps.isEmpty { image = image.drawing(bitmaps, text: false) }
+            rows = SubtitleText(cues.flatMap(\.lines), width: layout.columns - 2, maxRows: layout.subtitleRows).render(layout: layout, color: true)
+            if playing { subtitleCosts.append(clock.now() - began); if !cues.isEmpty { subtitled += 1 } }
+        }
+        let n = composer.paint(image, geometry: geometry, cellPixels: (8, 16)).utf8.count + rows.utf8.count
         bytes += n
         if n > 0 { painted += 1 }
         if playing { paints.append(PlayerBenchmark.Paint(at: clock.now(), time: f.time)) }

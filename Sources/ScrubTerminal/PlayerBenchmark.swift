@@ -46,6 +46,12 @@ public enum PlayerBenchmark {
         /// Seconds from each pointer jump to a random column to its hover preview painted (30 ms apart; started
         /// with nothing kept, so early jumps decode and later ones may land in a stretch already decoded).
         public var hoverJumps: [Double] = []
+        /// The subtitle track shown while playing (the one `scrubkit play` shows first), nil: none.
+        public var subtitleTrack: String? = nil
+        /// Milliseconds each painted picture spent on its subtitles (reading the cues, drawing bitmap ones into the
+        /// picture, laying out the text rows), and how many pictures had a subtitle.
+        public var subtitleCosts: [Double] = []
+        public var subtitled = 0
     }
 
     /// Plays `path` for `seconds` on a null terminal of `columns × rows` with `kind` graphics (sound as `sound`
@@ -68,6 +74,8 @@ public enum PlayerBenchmark {
         var report = Report(seconds: elapsed, shown: stats.shown, dropped: stats.dropped, expectedFrames: expected,
                             keyframeSeeks: keyframe, exactSeeks: exact, bytesPerSecond: Double(run.bytes) / elapsed,
                             painted: run.painted, paints: run.paints, sound: run.player.soundStatus)
+        report.subtitleTrack = run.subtitleTrack
+        (report.subtitleCosts, report.subtitled) = (run.subtitleCosts.map { $0 * 1000 }, run.subtitled)
         // 3. Hover previews while playing: the same pictures, boxes and overlay drawing as `scrubkit play`.
         if let (sweep, jumps) = run.hovers(hovers, span: span, rng: &rng) {
             report.hoverSweep = sweep.map { $0 * 1000 }

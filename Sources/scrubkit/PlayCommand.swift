@@ -26,7 +26,7 @@ enum PlayCommand {
             OptionSpec(names: ["--aid"], takesValue: true, valueName: "N", help: "Which audio stream, counted from 1 (default: the container's first decodable one)."),
             OptionSpec(names: ["--no-pitch-correction"], takesValue: false, help: "At other speeds let the sound's pitch follow the speed, like a tape (mpv's --audio-pitch-correction=no); by default it is kept."),
             OptionSpec(names: ["--av-offset"], takesValue: true, valueName: "SECONDS", help: "Shift the sound against the picture (mpv's --audio-delay): positive plays it later, e.g. 0.1 or -0.25."),
-            OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics.", form: 1),
+            OptionSpec(names: ["--bench"], takesValue: false, help: "Headless benchmark: play to a null terminal, then scripted seeks; print statistics (with the subtitles play would show first, and their cost per picture).", form: 1),
             OptionSpec(names: ["--seconds"], takesValue: true, valueName: "N", help: "With --bench: seconds of playback (default 10).", form: 1),
             OptionSpec(names: ["--size"], takesValue: true, valueName: "COLSxROWS", help: "With --bench: terminal size (default 160x48).", form: 1),
             OptionSpec(names: ["--seeks"], takesValue: true, valueName: "N", help: "With --bench: scripted seeks of each kind after playback (default 20; 0: none).", form: 1),
@@ -189,6 +189,11 @@ enum PlayCommand {
             printOut("move→hover preview, jumps (\(r.hoverJumps.count) moves): \(ms(r.hoverJumps))")
         }
         printOut("painted    \(r.painted) pictures")
+        if let track = r.subtitleTrack {
+            let c = r.subtitleCosts
+            printOut("subtitles  \(track): \(r.subtitled) of \(c.count) pictures with a subtitle; per picture "
+                     + String(format: "p50 %.2f ms  p95 %.2f ms  max %.2f ms", PlayerBenchmark.percentile(c, 50), PlayerBenchmark.percentile(c, 95), c.max() ?? 0))
+        }
         if sound != nil {
             printOut("sound      " + (r.sound.isAvailable ? "played, leading the clock" : "none (\(r.sound.problem ?? "unknown"))"))
         }

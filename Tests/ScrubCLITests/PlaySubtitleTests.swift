@@ -133,3 +133,18 @@ extension PlayTmuxTests {
         #expect(waitFor(name) { $0.contains("EXITED:") }.contains("EXITED:0"))
     }
 }
+
+extension PlayTmuxTests {
+    /// `play --bench` shows the subtitles play would show first and measures their cost per picture.
+    @Test func benchMeasuresSubtitles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-benchsubs-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = try subtitleClip(in: dir)
+        let r = try Scrub.run(["play", "--bench", clip, "--seconds", "2", "--seeks", "0", "--hovers", "0"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("subtitles  clip.en.srt: ") }.map(String.init) ?? ""
+        let counts = line.firstMatch(of: /: (\d+) of (\d+) pictures with a subtitle; per picture p50 [0-9.]+ ms/)
+        #expect(counts != nil && Int(counts!.1)! > 10 && Int(counts!.1)! <= Int(counts!.2)!, "\(r.stdout)")
+    }
+}
