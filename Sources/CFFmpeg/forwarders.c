@@ -149,8 +149,16 @@ void *av_mallocz(size_t a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_mallocz)(a0);
 }
 
+int av_new_packet(AVPacket *a0, int a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_new_packet)(a0, a1);
+}
+
 AVPacket *av_packet_alloc(void) {
     return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_alloc)();
+}
+
+int av_packet_copy_props(AVPacket *a0, const AVPacket *a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVCODEC, av_packet_copy_props)(a0, a1);
 }
 
 void av_packet_free(AVPacket **a0) {

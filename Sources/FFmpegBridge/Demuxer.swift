@@ -240,10 +240,10 @@ public final class Demuxer {
     /// Lets only stream `keep`'s packets through the demuxer (others are discarded before reading their data).
     public func discardAllStreams(except keep: Int) { discardAllStreams(except: [keep]) }
 
-    /// Lets only the `keep` streams' packets through the demuxer.
+    /// Lets only the `keep` streams' packets through the demuxer (all of theirs again, if they were discarded before).
     public func discardAllStreams(except keep: Set<Int>) {
-        for i in 0..<Int(context.pointee.nb_streams) where !keep.contains(i) {
-            context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+        for i in 0..<Int(context.pointee.nb_streams) {
+            context.pointee.streams[i]!.pointee.discard = keep.contains(i) ? AVDISCARD_DEFAULT : AVDISCARD_ALL
         }
     }
 }

@@ -12,14 +12,19 @@ enum CutCommand {
             OptionSpec(names: ["--from"], takesValue: true, valueName: "TIME", help: "Where the section starts: 12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4 (default: the start). The cut starts on the keyframe at or before it."),
             OptionSpec(names: ["--to"], takesValue: true, valueName: "TIME", help: "Where it ends, written the same way (default: the end)."),
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "The new file; its name's extension chooses the container. Default: NAME-cut-FROM-TO.EXT beside the file."),
-            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, start, requestedStart, end, streams, chapters, notes}."),
+            OptionSpec(names: ["--exact"], takesValue: false, help: "Start on the asked frame: re-encode the pictures from it to the next keyframe (a smart cut; H.264), copy the rest."),
+            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, start, requestedStart, end, reencoded, streams, chapters, notes}."),
         ],
         discussion: """
         Packets are copied as they are (as ffmpeg -c copy, or LosslessCut), so the cut is as fast as the disk and
         loses nothing. A copy can only start on a keyframe: the cut starts on the picture's keyframe at or before
         --from, and says so when that is earlier. Sound and subtitles are kept from there to --to; chapters that
         overlap the section are kept, trimmed to it; the copy's timeline starts at 0. A stream the output's container
-        cannot hold (a subtitle format MP4 has no place for) is left out with one line why. The output is written
+        cannot hold (a subtitle format MP4 has no place for) is left out with one line why. With --exact (a "smart cut",
+        like LosslessCut's experimental mode) the pictures from --from to the next keyframe are decoded and encoded
+        again with libx264, matched to the stream (size, pixel format, aspect, colour; quality CRF 16), and everything
+        after is copied, so the cut starts on the asked frame; where that cannot be done (another codec than H.264, no
+        encoder) it starts on the keyframe before, with one line why. The output is written
         atomically: nothing is left behind when the cut fails. Exit status 1 when the file cannot be cut.
         """,
         operands: .media,
@@ -36,12 +41,12 @@ enum CutCommand {
         let to = try time(p.value("--to"), default: .fraction(numerator: 1, denominator: 1))
         let output = p.value("--output") ?? LosslessCut.defaultOutput(for: path, from: p.value("--from") ?? "start", to: p.value("--to") ?? "end")
         do {
-            let r = try LosslessCut.cut(path, from: from, to: to, output: output)
+            let r = try LosslessCut.cut(path, from: from, to: to, output: output, exact: p.flag("--exact"))
             if p.flag("--json") {
                 printOut(JSON.object([
                     ("path", .string(Redaction.display(path))), ("output", .string(r.output)),
                     ("start", .seconds(r.start.seconds)), ("requestedStart", .seconds(r.requestedStart.seconds)),
-                    ("end", .seconds(r.end.seconds)), ("streams", .int(r.streams)), ("chapters", .int(r.chapters)),
+                    ("end", .seconds(r.end.seconds)), ("reencoded", .seconds(r.reencoded.seconds)), ("streams", .int(r.streams)), ("chapters", .int(r.chapters)),
                     ("notes", .array(r.notes.map { .string($0) })),
                 ]).text)
             } else {
@@ -49,6 +54,7 @@ enum CutCommand {
                 var line = "\(r.output)  \(r.start.formatted(fractionDigits: 3))–\(r.end.formatted(fractionDigits: 3)), \(r.streams) stream\(r.streams == 1 ? "" : "s")"
                 if r.chapters > 0 { line += ", \(r.chapters) chapter\(r.chapters == 1 ? "" : "s")" }
                 if r.start < r.requestedStart { line += " (starts on the keyframe at \(r.start.formatted(fractionDigits: 3)), before \(r.requestedStart.formatted(fractionDigits: 3)))" }
+                if r.reencoded > .zero { line += " (the first \(r.reencoded.formatted(fractionDigits: 3)) re-encoded)" }
                 printOut(line)
             }
             return 0

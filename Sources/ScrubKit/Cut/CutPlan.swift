@@ -9,6 +9,8 @@ struct CutPlan {
     let from: MediaTime
     let to: MediaTime
     let output: String
+    /// Re-encode the first partial group so the cut starts on `from` (CutPlan+Exact.swift).
+    var exact = false
 
     /// What happens to each packet of a stream, in decode order.
     private struct StreamCut {
@@ -42,7 +44,18 @@ struct CutPlan {
         }
         // (Only the copied streams are read, every packet of them: opening may have left keyframes-only reading on.)
         demuxer.discardAllStreams(except: Set(copied))
-        let start = startingKeyframe(demuxer: demuxer, video: facts.video)
+        var start = startingKeyframe(demuxer: demuxer, video: facts.video)
+        // A smart cut: the pictures from `from` to the next keyframe re-encoded, the rest copied, all from `from`.
+        var head: SmartHead? = nil
+        if exact, start < from, let video = facts.video, copied.contains(video.index) {
+            switch smartHead(video: video, path: path) {
+            case .success(let h): head = h; start = from
+            case .failure(let why): notes.append("--exact: \(why); the cut starts on the keyframe at \((start - origin).formatted(fractionDigits: 3))")
+            }
+            // (Back where the copy reads from, every copied stream read again: the decoder let only its own through.)
+            demuxer.discardAllStreams(except: Set(copied))
+            _ = startingKeyframe(demuxer: demuxer, video: facts.video)
+        }
         let chapters = facts.chapters.compactMap { c -> (start: MediaTime, end: MediaTime, title: String?)? in
             let cEnd = c.end.isNumeric ? c.end : to
             guard c.start < to, cEnd > start else { return nil }
@@ -52,7 +65,8 @@ struct CutPlan {
         let ext = URL(fileURLWithPath: output).pathExtension
         do {
             let copier = try StreamCopier(path: file.temporary!, named: output, streams: copied, from: demuxer, chapters: chapters)
-            let written = try copy(demuxer: demuxer, streams: copied, facts: facts, into: copier, start: start)
+            var written = try copy(demuxer: demuxer, streams: copied, facts: facts, into: copier, start: start, head: head)
+            written += head?.packets.count ?? 0
             guard written > 0 else {
                 throw MediaError(.corrupt, path: path, "nothing to copy between \((from - origin).formatted(fractionDigits: 3)) and \((to - origin).formatted(fractionDigits: 3))")
             }
@@ -68,14 +82,16 @@ struct CutPlan {
         } catch {
             throw MediaError(.writeFailed, path: output, "\(error)")
         }
-        return LosslessCut.Result(output: output, start: start - origin, end: to - origin, requestedStart: from - origin, streams: copied.count,
-                                  chapters: chapters.count, notes: notes)
+        var result = LosslessCut.Result(output: output, start: start - origin, end: to - origin, requestedStart: from - origin, streams: copied.count,
+                                        chapters: chapters.count, notes: notes)
+        if let head { result.reencoded = MediaTime.minimum(head.nextKeyframe ?? head.end, to) - from }
+        return result
     }
 
     /// The picture's keyframe at or before the start: the last one read before the start after a backward seek
     /// (which lands on a keyframe at or before it, or earlier where the index is coarse), going further back while
     /// there is none; without a picture, the start itself. The demuxer is left where that reading began.
-    private func startingKeyframe(demuxer: Demuxer, video: StreamFacts?) -> MediaTime {
+    func startingKeyframe(demuxer: Demuxer, video: StreamFacts?) -> MediaTime {
         guard let v = video else {
             seek(demuxer, to: from, stream: nil)
             return from
@@ -122,8 +138,13 @@ struct CutPlan {
     }
 
     /// Reads from where the demuxer is and writes each copied stream's packets in the section, shifted so the copy
-    /// starts at 0, until every stream is past the end. Returns how many packets it wrote.
-    private func copy(demuxer: Demuxer, streams: [Int], facts: MediaFacts, into copier: StreamCopier, start: MediaTime) throws -> Int {
+    /// starts at 0, until every stream is past the end. With a smart cut's `head`, its pictures go first and the
+    /// picture's packets are copied from the keyframe after them. Returns how many packets it copied.
+    private func copy(demuxer: Demuxer, streams: [Int], facts: MediaFacts, into copier: StreamCopier, start: MediaTime,
+                      head: SmartHead?) throws -> Int {
+        var head = head
+        // (The copied pictures start at the keyframe after the re-encoded ones; with none before the end, none are.)
+        let videoStart = head.map { $0.nextKeyframe ?? .positiveInfinity } ?? start
         var written = 0
         var cuts: [Int: StreamCut] = [:]
         for s in facts.streams where streams.contains(s.index) { cuts[s.index] = StreamCut(kind: s.kind, timeBase: s.timeBase) }
@@ -140,8 +161,18 @@ struct CutPlan {
                 // Pictures from the starting keyframe on; after the end (in decode order) nothing more.
                 // (Pictures shown before the start that follow the keyframe in decode order, an open group's leading
                 // pictures, refer to the group before: they are left out.)
-                if !cut.started { guard packet.isKeyframe, time >= start else { continue }; cut.started = true }
-                guard time >= start else { continue }
+                if !cut.started {
+                    if decode >= to { cut.done = true; cuts[index] = cut; continue }   // (none to copy: the head was all)
+                    guard packet.isKeyframe, time >= videoStart else { continue }
+                    cut.started = true
+                    if var h = head {
+                        // The re-encoded pictures first, decoded as far ahead of their times as the copy's are.
+                        try h.write(into: copier, shiftedBy: start, delay: packet.pts != MediaTime.noTimestamp && packet.dts != MediaTime.noTimestamp ? packet.pts - packet.dts : 0)
+                        try h.encoder.prefixingParameterSets(to: packet)
+                        head = h
+                    }
+                }
+                guard time >= videoStart else { continue }
                 if decode >= to { cut.done = true; cut.held.removeAll() }
                 else if time >= to { cut.held.append(packet); packet = try Packet() }
                 else {
@@ -160,6 +191,8 @@ struct CutPlan {
             }
             cuts[index] = cut
         }
+        // (No keyframe after the re-encoded pictures before the end: they are the whole picture.)
+        if var h = head, !h.written { try h.write(into: copier, shiftedBy: start, delay: 0) }
         return written
     }
 }

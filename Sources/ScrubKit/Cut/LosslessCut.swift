@@ -22,14 +22,20 @@ public enum LosslessCut {
         public var streams: Int
         /// How many chapters were kept.
         public var chapters: Int
+        /// With `exact`: how much of the start was re-encoded (from the asked start to the next keyframe), zero when
+        /// nothing was (the start is a keyframe, or re-encoding was not possible: ``notes`` says why).
+        public var reencoded: MediaTime = .zero
         /// What was left out and why, a line each (a stream the output's container cannot hold).
         public var notes: [String]
     }
 
     /// Copies `path` from `from` to `to` (times on the file's timeline, as `thumb --at` resolves them) into `output`
-    /// (its container chosen by its name's extension). Throws a ``MediaError`` naming the file: unreadable input, a
-    /// section outside the file or empty, an output that cannot be written (nothing is left behind).
-    public static func cut(_ path: String, from: TimeExpression, to: TimeExpression, output: String) throws -> Result {
+    /// (its container chosen by its name's extension). With `exact`, a "smart cut": the pictures from `from` to the
+    /// next keyframe are re-encoded (H.264, matched to the stream) so the cut starts on the asked frame, the rest
+    /// copied; where that cannot be done the cut starts on the keyframe before, and ``Result/notes`` says why.
+    /// Throws a ``MediaError`` naming the file: unreadable input, a section outside the file or empty, an output that
+    /// cannot be written (nothing is left behind).
+    public static func cut(_ path: String, from: TimeExpression, to: TimeExpression, output: String, exact: Bool = false) throws -> Result {
         guard URL(fileURLWithPath: output).standardizedFileURL.path != URL(fileURLWithPath: path).standardizedFileURL.path else {
             throw MediaError(.writeFailed, path: output, "is the file being cut: choose another output")
         }
@@ -45,7 +51,7 @@ public enum LosslessCut {
         let a = from.resolve(start: origin, duration: facts.duration), b = to.resolve(start: origin, duration: facts.duration)
         guard a < end else { throw MediaError(.invalidRequest, path: path, "the cut starts at \((a - origin).formatted(fractionDigits: 3)), past the end (\(facts.duration.formatted(fractionDigits: 3)))") }
         guard b > a else { throw MediaError(.invalidRequest, path: path, "the cut ends at \((b - origin).formatted(fractionDigits: 3)), not after its start (\((a - origin).formatted(fractionDigits: 3)))") }
-        let section = CutPlan(media: media, from: MediaTime.maximum(a, origin), to: MediaTime.minimum(b, end), output: output)
+        let section = CutPlan(media: media, from: MediaTime.maximum(a, origin), to: MediaTime.minimum(b, end), output: output, exact: exact)
         return try section.write(path: path)
     }
 

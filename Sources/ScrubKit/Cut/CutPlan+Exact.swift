@@ -1,0 +1,86 @@
+import FFmpegBridge
+import Foundation
+import MediaTime
+
+/// A smart cut's first, partial group of pictures: from the asked start to the next keyframe, decoded and encoded
+/// again (``HeadEncoder``), so the cut starts on the asked frame and everything after is copied.
+struct SmartHead {
+    let encoder: HeadEncoder
+    /// The re-encoded pictures, in order, timed in the picture stream's time base.
+    var packets: [Packet]
+    /// The keyframe after them, where the copy of the pictures takes over; nil when they reach the end.
+    let nextKeyframe: MediaTime?
+    /// Where the last of them stops being shown (its time and duration).
+    let end: MediaTime
+    let streamIndex: Int
+    private(set) var written = false
+
+    init(encoder: HeadEncoder, packets: [Packet], nextKeyframe: MediaTime?, end: MediaTime, streamIndex: Int) {
+        (self.encoder, self.packets, self.nextKeyframe, self.end, self.streamIndex) = (encoder, packets, nextKeyframe, end, streamIndex)
+    }
+
+    /// Writes the pictures `shift` earlier, each decoded `delay` (the stream's time base) before it is shown, as the
+    /// copied pictures after them are (so decode times keep rising across the join).
+    mutating func write(into copier: StreamCopier, shiftedBy shift: MediaTime, delay: Int64) throws {
+        guard !written else { return }
+        written = true
+        for p in packets {
+            p.setTimes(decode: p.pts - max(0, delay), stream: streamIndex)
+            try copier.write(p, shiftedBy: shift)
+        }
+    }
+}
+
+extension CutPlan {
+    /// Re-encodes the pictures from `from` up to the next keyframe (or the end) — the first being the one shown at
+    /// `from`, from then on — reading from where ``startingKeyframe(demuxer:video:)`` left the demuxer; the failure
+    /// says why it cannot, in a few words.
+    func smartHead(video: StreamFacts, path: String) -> Result<SmartHead, SmartCutRefusal> {
+        let demuxer = media.demuxer
+        if let why = HeadEncoder.refusal(streamIndex: video.index, of: demuxer) { return .failure(SmartCutRefusal(why)) }
+        do {
+            let decoder = try StreamDecoder(demuxer, stream: video, path: path, threading: .frame(ProcessInfo.processInfo.activeProcessorCount))
+            var encoder: HeadEncoder? = nil
+            var packets: [Packet] = []
+            var next: MediaTime? = nil
+            var end = from
+            // The picture shown at `from` may start before it: the last one before is kept until the next one shows.
+            var pending: (frame: Frame, time: MediaTime, duration: Int64)? = nil
+            func encode(_ frame: Frame, at t: MediaTime, duration: Int64) throws {
+                if encoder == nil { encoder = try HeadEncoder(matching: video.index, of: demuxer, frame: frame) }
+                guard let pts = t.pts(timeBase: video.timeBase, method: .roundHalfAwayFromZero) else { return }
+                packets += try encoder!.encode(frame, pts: pts)
+                end = MediaTime.maximum(end, t + MediaTime(pts: max(1, duration), timeBase: video.timeBase))
+            }
+            while let frame = try decoder.nextFrame() {
+                let t = decoder.time(of: frame)
+                guard t.isNumeric else { continue }
+                if t < from {
+                    let kept = try Frame()
+                    let duration = frame.duration
+                    kept.take(from: frame)
+                    pending = (kept, t, duration)
+                    continue
+                }
+                if let p = pending, t > from { try encode(p.frame, at: from, duration: p.duration - ((from - p.time).pts(timeBase: video.timeBase, method: .roundHalfAwayFromZero) ?? 0)) }
+                pending = nil
+                if t >= to { break }
+                if frame.isKeyframe && t > from { next = t; break }
+                try encode(frame, at: t, duration: frame.duration)
+            }
+            if let p = pending { try encode(p.frame, at: from, duration: p.duration) }   // (the last picture of the file)
+            guard let encoder else { return .failure(SmartCutRefusal("no picture decodes at the start")) }
+            packets += try encoder.encode(nil)
+            for p in packets { p.setTimes(decode: p.pts, stream: video.index) }
+            return .success(SmartHead(encoder: encoder, packets: packets, nextKeyframe: next, end: end, streamIndex: video.index))
+        } catch {
+            return .failure(SmartCutRefusal("re-encoding failed (\(error))"))
+        }
+    }
+}
+
+/// Why a smart cut could not be made, in a few words.
+struct SmartCutRefusal: Error, CustomStringConvertible {
+    let description: String
+    init(_ why: String) { description = why }
+}

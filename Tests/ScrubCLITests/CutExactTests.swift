@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+extension CutTests {
+    /// The first picture of a file as RGB, and the source's pictures around a time, decoded by ffmpeg (the peer).
+    static func rgb(_ path: String, at seconds: Double? = nil) throws -> [UInt8] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["ffmpeg", "-v", "error"] + (seconds.map { ["-ss", String($0)] } ?? []) + ["-i", path, "-map", "0:v", "-frames:v", "1",
+                                                                                                 "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return [UInt8](data)
+    }
+
+    static func meanDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        guard a.count == b.count, !a.isEmpty else { return .infinity }
+        return Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
+    }
+
+    /// `--exact`: the pictures from the asked start to the next keyframe are re-encoded, the rest copied: the cut
+    /// starts on the picture shown at the asked time (3.33 s: the one of 3.32 s, from then), lasts the section, keeps
+    /// its sound, and decodes without an error across the join.
+    @Test func anExactCutStartsOnTheAskedPicture() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = try Self.clip(in: dir)
+        for ext in ["mkv", "mp4"] {
+            let out = dir + "/exact.\(ext)"
+            let r = try Scrub.run(["cut", clip, "--from", "3.33", "--to", "7.5", "--exact", "-o", out, "--json"])
+            try #require(r.status == 0, "\(r.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            #expect(json["start"] as? Double == 3.33 && json["requestedStart"] as? Double == 3.33, "\(json)")
+            #expect(abs((json["reencoded"] as? Double ?? 0) - 0.67) < 0.001, "3.33 s to the keyframe at 4 s: \(json)")
+            // Decodes with no error, across the join from the re-encoded pictures to the copied ones.
+            let decode = try Scrub.execute("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"])
+            #expect(decode.status == 0 && decode.stderr.isEmpty, "\(ext): \(decode.stderr.prefix(500))")
+            // Its first picture is the source's at 3.32 s (re-encoded: close, and closer than its neighbours).
+            let first = try Self.rgb(out), start = try Self.videoStart(clip)
+            let asked = Self.meanDifference(first, try Self.rgb(clip, at: start + 3.32))
+            let before = Self.meanDifference(first, try Self.rgb(clip, at: start + 3.28))
+            #expect(asked < 1.5 && asked * 4 < before, "\(ext): the asked picture (difference \(asked)), not the one before (\(before))")
+            // The pictures after the next keyframe are the source's, copied: the same decoded bytes.
+            #expect(try Self.pictureHash(out, at: 1.0) == Self.pictureHash(clip, at: start + 4.33), "\(ext)")
+            let p = try Self.probe(out)
+            let streams = try #require(p["streams"] as? [[String: Any]])
+            let video = try #require(streams.first { $0["codec_type"] as? String == "video" })
+            let frames = Int(video["nb_read_frames"] as? String ?? "") ?? 0
+            #expect(abs(frames - 105) <= 2, "\(ext): 3.33–7.5 s at 25 fps: \(frames) pictures")
+            #expect(streams.contains { $0["codec_type"] as? String == "audio" }, "the sound is kept")
+        }
+    }
+
+    /// Where a smart cut cannot be made (a codec other than H.264), the cut starts on the keyframe before, with one
+    /// line why.
+    @Test func anExactCutFallsBackToTheKeyframeWithOneLine() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = dir + "/mpeg4.mkv"
+        let made = try Scrub.execute("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=6", "-c:v", "mpeg4", "-g", "50", clip])
+        try #require(made.status == 0, "\(made.stderr)")
+        let r = try Scrub.run(["cut", clip, "--from", "2.5", "--to", "4", "--exact", "-o", dir + "/out.mkv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr == "scrubkit: \(clip): --exact: re-encoding is done for H.264 only, not mpeg4; the cut starts on the keyframe at 0:02.000\n", "\(r.stderr)")
+        #expect(r.stdout.contains("(starts on the keyframe at 0:02.000, before 0:02.500)"), "\(r.stdout)")
+    }
+}
