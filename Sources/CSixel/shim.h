@@ -39,5 +39,31 @@ static inline int scrub_sixel_encode_rgb(unsigned char *pixels, int width, int h
     return SIXEL_FAILED(status) ? -1 : 0;
 }
 
+/// A palette of up to 256 colours chosen for `pixels` (median cut, libsixel's fast quality), for
+/// scrub_sixel_encode_with; NULL on failure. Free with scrub_sixel_palette_free.
+static inline sixel_dither_t *scrub_sixel_palette_new(unsigned char *pixels, int width, int height) {
+    sixel_dither_t *dither = NULL;
+    if (SIXEL_FAILED(sixel_dither_new(&dither, 256, NULL))) return NULL;
+    if (SIXEL_FAILED(sixel_dither_initialize(dither, pixels, width, height, SIXEL_PIXELFORMAT_RGB888,
+                                             SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_LOW))) {
+        sixel_dither_unref(dither);
+        return NULL;
+    }
+    return dither;
+}
+
+static inline void scrub_sixel_palette_free(sixel_dither_t *dither) { if (dither) sixel_dither_unref(dither); }
+
+/// Encodes `width × height` RGB888 pixels as sixel with the palette `dither` (kept between pictures: no histogram,
+/// no median cut per picture), libsixel's fast encoding policy, into `out`.
+static inline int scrub_sixel_encode_with(unsigned char *pixels, int width, int height, sixel_dither_t *dither, scrub_sixel_buffer *out) {
+    sixel_output_t *output = NULL;
+    if (SIXEL_FAILED(sixel_output_new(&output, scrub_sixel_write, out, NULL))) return -1;
+    sixel_output_set_encode_policy(output, SIXEL_ENCODEPOLICY_FAST);
+    SIXELSTATUS status = sixel_encode(pixels, width, height, 3, dither, output);
+    sixel_output_unref(output);
+    return SIXEL_FAILED(status) ? -1 : 0;
+}
+
 static inline void scrub_sixel_buffer_free(scrub_sixel_buffer *b) { free(b->data); b->data = NULL; b->length = b->capacity = 0; }
 #endif

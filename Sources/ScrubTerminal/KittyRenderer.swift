@@ -5,7 +5,9 @@ import Synchronization
 
 /// kitty graphics protocol, one image id replaced each frame. Pixels go as RGB (f=24) through a file when the terminal
 /// reads this machine's files (``fileDirectory``: kitty on the same machine, found by asking it), else in the escape
-/// sequence itself, zlib-compressed, in 4096-byte base64 chunks (over SSH).
+/// sequence itself, zlib-compressed, in 4096-byte base64 chunks (over SSH) — there at half the cells' pixels each way
+/// (a quarter of the bytes; kitty scales them to the cells) and under two ids in turn, the new picture placed before
+/// the old one is deleted (a picture arriving in hundreds of chunks left the place blank while it came).
 public struct KittyRenderer: FrameRenderer {
     /// `kitty`.
     public var kind: GraphicsKind { .kitty }
@@ -21,6 +23,10 @@ public struct KittyRenderer: FrameRenderer {
     private static let fileCount = Atomic<Int>(0)
     /// The last picture's file and when it was written, until kitty has read (deleted) it.
     private static let unread = Locked<(path: String, at: Double)?>(nil)
+    /// In the escape codes: the id the main picture on screen has (1 or 3, in turn).
+    private static let shown = Atomic<Int>(1)
+    /// Pixels per cell side are divided by this in the escape codes (kitty scales the picture up to its cells).
+    var reduction: Int { fileDirectory == nil ? 2 : 1 }
 
     /// The image as RGB placed at the cell, replacing the previous picture under the same id (nothing deleted first:
     /// no blank between pictures). Through a file: ~100 bytes to the terminal instead of megabytes (at 160×48 cells
@@ -28,13 +34,26 @@ public struct KittyRenderer: FrameRenderer {
     /// while kitty has not read the last one.
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         // z=-1: under the text, so a label written over the picture (the hover preview's time) shows.
-        place(image, column: column, row: row, id: 1, z: -1)
+        guard fileDirectory == nil else { return place(image, column: column, row: row, id: 1, z: -1, cellPixels: cellPixels) }
+        let old = Self.shown.load(ordering: .relaxed), id = old == 1 ? 3 : 1
+        Self.shown.store(id, ordering: .relaxed)
+        return place(image, column: column, row: row, id: id, z: -1, cellPixels: cellPixels) + "\u{1B}_Ga=d,d=I,i=\(old),q=2\u{1B}\\"
+    }
+
+    /// The cells' pixels, divided by ``reduction`` in the escape codes.
+    public func cellGeometry(_ cellPixels: (w: Int, h: Int)) -> CellGeometry {
+        CellGeometry(width: max(1, cellPixels.w / reduction), height: max(1, cellPixels.h / reduction), wholeCells: false)
+    }
+
+    /// The cells' pixels (divided by ``reduction`` in the escape codes).
+    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+        Self.fit(columns * max(1, cellPixels.w / reduction), rows * max(1, cellPixels.h / reduction), aspect: aspect)
     }
 
     /// The overlay is a second image (id 2) on a layer above the text and the main picture: replacing the main
     /// picture leaves it in place.
     public func drawOverlay(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
-        place(image, column: column, row: row, id: 2, z: 1)
+        place(image, column: column, row: row, id: 2, z: 1, cellPixels: cellPixels)
     }
 
     /// Deletes the overlay image.
@@ -45,9 +64,14 @@ public struct KittyRenderer: FrameRenderer {
     /// Outside the synchronized update (kitty's pending-mode buffer is bounded).
     public var writesPicturesUnsynchronized: Bool { true }
 
-    private func place(_ image: RGBImage, column: Int, row: Int, id: Int, z: Int) -> String {
+    private func place(_ image: RGBImage, column: Int, row: Int, id: Int, z: Int, cellPixels: (w: Int, h: Int)) -> String {
         let at = "\u{1B}[\(row + 1);\(column + 1)H"
-        let head = "a=T,f=24,s=\(image.width),v=\(image.height),i=\(id),p=1,z=\(z),q=2,C=1"
+        var head = "a=T,f=24,s=\(image.width),v=\(image.height),i=\(id),p=1,z=\(z),q=2,C=1"
+        if reduction > 1 {
+            // Shown over the cells it was made for: kitty scales it up.
+            let cell = cellGeometry(cellPixels)
+            head += ",c=\((image.width + cell.width - 1) / cell.width),r=\((image.height + cell.height - 1) / cell.height)"
+        }
         if let dir = fileDirectory {
             // Paced by kitty itself: while the last picture's file is still there kitty has not read it, and this
             // picture is dropped (else files would pile up in memory faster than kitty shows them). One kitty never
@@ -102,5 +126,5 @@ public struct KittyRenderer: FrameRenderer {
     private static let directoriesUsed = Locked<Set<String>>([])
 
     /// Deletes the placed images (the picture and the overlay).
-    public func clear() -> String { "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\" + clearOverlay() }
+    public func clear() -> String { "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\\u{1B}_Ga=d,d=I,i=3,q=2\u{1B}\\" + clearOverlay() }
 }

@@ -76,6 +76,7 @@ extension PlayerApp {
         player.play()
         if rateIndex != 2 { player.rate = rates[rateIndex] }
         while !quit.load(ordering: .relaxed) {
+            let began = player.clock.now()
             handleResize(info)
             for e in events.withLock({ let x = $0; $0.removeAll(); return x }) { handle(e, info) }
             if let move = requestedMove { return move }
@@ -84,7 +85,10 @@ extension PlayerApp {
                 return 1
             }
             draw(info)
-            usleep(16_000)
+            // A refresh every 16 ms, the time drawing took included (a fixed pause after a picture that took 25 ms
+            // to encode and write held a 30 fps video to 24 pictures a second); 2 ms at least, for the keys.
+            let spent = player.clock.now() - began
+            usleep(UInt32(max(0.002, 0.016 - spent) * 1_000_000))
         }
         return nil
     }

@@ -187,6 +187,8 @@ public struct SixelRenderer: FrameRenderer {
     public let maxWidth: Int?
     /// The terminal's sixel height limit in pixels, when it told.
     public let maxHeight: Int?
+    /// The palette kept from picture to picture while it fits.
+    let palettes = SixelPaletteCache()
     /// A sixel renderer keeping pictures within the terminal's limits.
     public init(maxWidth: Int? = nil, maxHeight: Int? = nil) {
         self.maxWidth = maxWidth
@@ -198,8 +200,14 @@ public struct SixelRenderer: FrameRenderer {
         let (w, h) = Self.fit(areaW, areaH, aspect: aspect)
         return (w, h - h % 6)   // whole sixel bands, so the picture never spills into the bar
     }
-    /// The image encoded by libsixel (fast palette), placed at the cell.
+    /// The image encoded by libsixel with the palette kept while it fits (``SixelPaletteCache``), placed at the cell.
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
+        guard let palette = palettes.palette(for: image),
+              let six = SixelEncoder.encode(pixels: image.pixels, width: image.width, height: image.height, palette: palette) else { return "" }
+        return "\u{1B}[\(row + 1);\(column + 1)H" + six
+    }
+    /// A small picture over the main one (the hover preview), with a palette of its own.
+    public func drawOverlay(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         guard let six = SixelEncoder.encode(pixels: image.pixels, width: image.width, height: image.height) else { return "" }
         return "\u{1B}[\(row + 1);\(column + 1)H" + six
     }

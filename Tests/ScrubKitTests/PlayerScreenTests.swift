@@ -170,7 +170,8 @@ import Testing
                             #expect(b.pointerInside(pointer), "the pointer's column is within the box")
                             guard b.pictureRows > 0 else { continue }
                             let blocks = kind == .blocks || kind == .blocks256
-                            let (cw, ch) = blocks ? (1, 2) : (8, 16)
+                            let cell = kind.renderer.cellGeometry((8, 16))
+                            let (cw, ch) = (cell.width, cell.height)
                             #expect(b.pixelHeight <= b.pictureRows * ch && b.pixelHeight > (b.pictureRows - 1) * ch, "whole rows")
                             #expect(b.pixelWidth <= b.columns * cw)
                             if blocks { #expect(b.pixelHeight % 2 == 0) }
@@ -204,7 +205,7 @@ import Testing
         let k = KittyRenderer()
         #expect(k.overlayPersists)
         #expect(k.drawOverlay(image, column: 3, row: 5, cellPixels: (8, 16)).contains("i=2,p=1,z=1"))
-        #expect(k.draw(image, column: 0, row: 0, cellPixels: (8, 16)).contains("i=1,p=1,z=-1"), "the picture under the label text")
+        #expect(k.draw(image, column: 0, row: 0, cellPixels: (8, 16)).contains(",p=1,z=-1"), "the picture under the label text")
         #expect(k.clearOverlay().contains("a=d,d=i,i=2"))
         #expect(!HalfBlockRenderer(trueColor: true).overlayPersists && HalfBlockRenderer(trueColor: true).clearOverlay().isEmpty)
     }
@@ -307,5 +308,46 @@ import Testing
         let drawn = SubtitleText(["hi"], width: 38, maxRows: 3).render(layout: layout, color: false)
         #expect(drawn.contains("\u{1B}[28;1H\u{1B}[2K\u{1B}[20G\u{1B}[1mhi"), "the bottom row, centred: \(drawn.debugDescription)")
         #expect(PlayerLayout(columns: 40, rows: 24).subtitleRows == 0)
+    }
+}
+
+/// kitty in the escape codes (over SSH): pictures at half the cells' pixels each way, shown over their cells, under
+/// two ids in turn (the new one placed before the old one goes: never a blank place); through files, full size.
+@Suite struct KittyTransferTests {
+    @Test func inTheEscapeCodesPicturesAreHalvedAndTakeTurns() throws {
+        let direct = KittyRenderer(), files = KittyRenderer(fileDirectory: "/nonexistent-scrubkit")
+        #expect(direct.cellGeometry((8, 16)) == CellGeometry(width: 4, height: 8, wholeCells: false))
+        #expect(files.cellGeometry((8, 16)) == CellGeometry(width: 8, height: 16, wholeCells: false))
+        #expect(direct.pixelSize(columns: 160, rows: 45, cellPixels: (8, 16), aspect: 16.0 / 9) == (640, 360))
+        #expect(files.pixelSize(columns: 160, rows: 45, cellPixels: (8, 16), aspect: 16.0 / 9) == (1280, 720))
+        let image = RGBImage(width: 40, height: 16, pixels: [UInt8](repeating: 90, count: 40 * 16 * 3))
+        let first = direct.draw(image, column: 0, row: 0, cellPixels: (8, 16)), second = direct.draw(image, column: 0, row: 0, cellPixels: (8, 16))
+        let ids = try [first, second].map { try #require($0.firstMatch(of: /a=T,[^;]*,i=(\d),/)).1 }
+        #expect(Set(ids) == ["1", "3"], "two ids in turn: \(ids)")
+        #expect(second.hasSuffix("\u{1B}_Ga=d,d=I,i=\(ids[0]),q=2\u{1B}\\"), "the old picture deleted after the new one is placed")
+        #expect(first.contains(",c=10,r=2"), "shown over 10×2 cells (40×16 pixels at 4×8 a cell)")
+        #expect(direct.clear().contains("i=1,") && direct.clear().contains("i=3,"))
+    }
+}
+
+/// Sixel: the palette is kept from picture to picture while they look alike, chosen again after a cut.
+@Suite struct SixelPaletteTests {
+    @Test func thePaletteIsKeptUntilThePictureChanges() {
+        func picture(_ r: UInt8, _ g: UInt8, noise: UInt8 = 0) -> RGBImage {
+            RGBImage(width: 64, height: 48, pixels: (0..<(64 * 48)).flatMap { i -> [UInt8] in
+                let n = UInt8(truncatingIfNeeded: i &* 31) % (noise + 1)
+                return [r &+ n, g, UInt8(truncatingIfNeeded: i % 64 * 4)]
+            })
+        }
+        let cache = SixelPaletteCache()
+        let a = cache.palette(for: picture(200, 30)), b = cache.palette(for: picture(200, 30, noise: 3))
+        #expect(a != nil && a === b, "a picture much like the last: the same palette")
+        let c = cache.palette(for: picture(20, 220))
+        #expect(c != nil && c !== b, "a cut: a new palette")
+        var last = c
+        for _ in 0..<SixelPaletteCache.maximumUses { last = cache.palette(for: picture(20, 220)) }
+        #expect(last !== c, "chosen again after \(SixelPaletteCache.maximumUses) pictures")
+        let six = SixelRenderer().draw(picture(20, 220), column: 0, row: 0, cellPixels: (8, 16))
+        #expect(six.hasPrefix("\u{1B}[1;1H\u{1B}P") && six.hasSuffix("\u{1B}\\"), "a sixel picture")
     }
 }

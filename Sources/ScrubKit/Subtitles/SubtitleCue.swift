@@ -101,7 +101,7 @@ struct SubtitleCues: Sendable {
     /// Adds `cue` (again: ignored).
     mutating func insert(_ cue: SubtitleCue) {
         let i = cues.firstIndex { $0.start > cue.start } ?? cues.count
-        if cues[..<i].reversed().prefix { $0.start == cue.start }.contains(where: { $0 == cue }) { return }
+        if cues[..<i].reversed().prefix(while: { $0.start == cue.start }).contains(where: { $0 == cue }) { return }
         guard cues.count < SubtitleCues.maximumCues else { return }
         cues.insert(cue, at: i)
         pictureBytes += cue.pictures.reduce(0) { $0 + $1.rgba.count }
