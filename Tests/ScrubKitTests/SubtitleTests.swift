@@ -52,6 +52,13 @@ enum SubtitleFixtures {
                                     "-metadata:s:s:1", "language=fre", "-disposition:s:0", "default", "-disposition:s:1", "forced"])
     }
 
+    /// A WebVTT stream in Matroska.
+    static var webvtt: String? {
+        let vtt = text("subs-w.vtt", "WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nWeb <b>text</b>\n\n00:00:02.000 --> 00:00:03.000\nLine one\nLine two\n")
+        return Reference.make("subs-webvtt.mkv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", vtt,
+                                                  "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "webvtt"])
+    }
+
     /// The same SubRip text as an MP4's mov_text stream.
     static var mp4: String? {
         Reference.make("subs-movtext.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", text("subs-a.srt", srt),
@@ -140,6 +147,17 @@ struct SubtitlePlaybackTests {
         #expect(lines(player, at: 2.5) == ["Second line", "two rows"])
         player.subtitleTrack = 1
         #expect(lines(player, at: 1.5) == ["From the side"])
+    }
+
+    @Test func webVTTIsShownAsText() throws {
+        let path = try #require(SubtitleFixtures.webvtt)
+        let player = Player(path: path, sound: nil)
+        guard case .readyToPlay = player.waitUntilReady(timeout: 10) else { Issue.record("not ready"); return }
+        #expect(player.subtitleTracks.map(\.info.codec) == ["webvtt"])
+        player.subtitleTrack = 0
+        #expect(lines(player, at: 1.0) == ["Web text"], "its tags left out")
+        player.seek(to: s(2.5), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(lines(player, at: 2.5) == ["Line one", "Line two"])
     }
 
     @Test func aSubtitleFileThatCannotBeReadSaysWhy() throws {
