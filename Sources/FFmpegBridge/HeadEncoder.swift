@@ -1,7 +1,8 @@
 import CFFmpeg
 
 /// The pictures of a smart cut's first, partial group re-encoded to go in front of copied ones (LosslessCut's
-/// "smart cut"): H.264 through libx264, matched to the copied stream (size, pixel format, aspect, colour, time base),
+/// "smart cut"): H.264 through libx264 or HEVC through libx265, matched to the copied stream (size, pixel format,
+/// aspect, colour, time base),
 /// with no B-pictures (presentation order is decode order) and its parameter sets in the first packet, so the copy's
 /// own parameter sets, put back in front of its first keyframe (``prefixingParameterSets(to:)``), take over there.
 /// Packets come out in the copied stream's framing (4-byte lengths, as MP4 and Matroska carry H.264, or start codes).
@@ -14,13 +15,22 @@ public final class HeadEncoder {
     /// The copied stream's SPS and PPS, framed as its packets are (empty when its packets carry their own).
     private let parameterSets: [UInt8]
 
-    /// Why a stream cannot have a smart cut here, in a few words; nil when it can (H.264, with libx264).
+    /// The encoder for each codec a smart cut is made for, and its settings: no B-pictures, one keyframe, parameter
+    /// sets in band, visually lossless.
+    private static let encoders: [UInt32: (name: String, label: String, options: [(String, String)])] = [
+        AV_CODEC_ID_H264.rawValue: ("libx264", "H.264", [("crf", "16"), ("preset", "fast"), ("x264-params", "scenecut=0:open-gop=0")]),
+        AV_CODEC_ID_HEVC.rawValue: ("libx265", "HEVC", [("crf", "18"), ("preset", "fast"),
+                                                        ("x265-params", "bframes=0:scenecut=0:open-gop=0:repeat-headers=1:log-level=error")]),
+    ]
+
+    /// Why a stream cannot have a smart cut here, in a few words; nil when it can (H.264 with libx264, HEVC with
+    /// libx265).
     public static func refusal(streamIndex: Int, of demuxer: Demuxer) -> String? {
-        let par = demuxer.stream(streamIndex).pointee.codecpar!
-        guard par.pointee.codec_id == AV_CODEC_ID_H264 else {
-            return "re-encoding is done for H.264 only, not \(String(cString: avcodec_get_name(par.pointee.codec_id)))"
+        let id = demuxer.stream(streamIndex).pointee.codecpar.pointee.codec_id
+        guard let e = encoders[id.rawValue] else {
+            return "re-encoding is done for H.264 and HEVC only, not \(String(cString: avcodec_get_name(id)))"
         }
-        guard avcodec_find_encoder_by_name("libx264") != nil else { return "this FFmpeg has no H.264 encoder (libx264)" }
+        guard avcodec_find_encoder_by_name(e.name) != nil else { return "this FFmpeg has no \(e.label) encoder (\(e.name))" }
         return nil
     }
 
@@ -29,8 +39,11 @@ public final class HeadEncoder {
         packet = try Packet()
         let st = demuxer.stream(streamIndex), par = st.pointee.codecpar!
         let extradata = par.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.pointee.extradata_size))) } ?? []
-        (lengthSize, parameterSets) = HeadEncoder.framing(avcC: extradata)
-        guard let encoder = avcodec_find_encoder_by_name("libx264") else { throw FFmpegError(operation: "smart cut", message: "no libx264") }
+        let hevc = par.pointee.codec_id == AV_CODEC_ID_HEVC
+        (lengthSize, parameterSets) = hevc ? HeadEncoder.framing(hvcC: extradata) : HeadEncoder.framing(avcC: extradata)
+        guard let settings = HeadEncoder.encoders[par.pointee.codec_id.rawValue], let encoder = avcodec_find_encoder_by_name(settings.name) else {
+            throw FFmpegError(operation: "smart cut", message: "no encoder")
+        }
         codec = avcodec_alloc_context3(encoder)
         guard let c = codec else { throw FFmpegError(operation: "smart cut", message: "out of memory") }
         c.pointee.width = Int32(frame.width)
@@ -49,8 +62,8 @@ public final class HeadEncoder {
         c.pointee.thread_count = 0
         var opts: OpaquePointer? = nil
         defer { av_dict_free(&opts) }
-        for (key, value) in [("crf", "16"), ("preset", "fast"), ("x264-params", "scenecut=0:open-gop=0")] { av_dict_set(&opts, key, value, 0) }
-        try check(avcodec_open2(c, encoder, &opts), "open the H.264 encoder")
+        for (key, value) in settings.options { av_dict_set(&opts, key, value, 0) }
+        try check(avcodec_open2(c, encoder, &opts), "open the \(settings.label) encoder")
     }
 
     deinit { avcodec_free_context(&codec) }
@@ -103,6 +116,30 @@ public final class HeadEncoder {
             if b[i] == 0, b[i + 1] == 0, b[i + 2] == 1 { starts.append((i > 0 && b[i - 1] == 0 ? i - 1 : i, i + 3)); i += 3 } else { i += 1 }
         }
         return starts.enumerated().map { k, s in b[s.payload..<(k + 1 < starts.count ? starts[k + 1].code : b.count)] }
+    }
+
+    /// From an hvcC record: the NAL length size and its VPS, SPS and PPS framed with it; (nil, []) for start codes.
+    static func framing(hvcC e: [UInt8]) -> (Int?, [UInt8]) {
+        guard e.count >= 23, e[0] == 1 else { return (nil, []) }
+        let size = Int(e[21] & 3) + 1
+        var sets: [UInt8] = [], i = 23
+        for _ in 0..<Int(e[22]) {
+            guard i + 3 <= e.count else { break }
+            let type = e[i] & 0x3F, count = Int(e[i + 1]) << 8 | Int(e[i + 2])
+            i += 3
+            for _ in 0..<count {
+                guard i + 2 <= e.count else { break }
+                let n = Int(e[i]) << 8 | Int(e[i + 1])
+                guard i + 2 + n <= e.count else { break }
+                // VPS, SPS, PPS (32, 33, 34); SEI arrays are left out.
+                if (32...34).contains(type) {
+                    for k in (0..<size).reversed() { sets.append(UInt8(truncatingIfNeeded: n >> (8 * k))) }
+                    sets += e[(i + 2)..<(i + 2 + n)]
+                }
+                i += 2 + n
+            }
+        }
+        return (size, sets)
     }
 
     /// From an avcC record: the NAL length size and its SPS and PPS framed with it; (nil, []) for start codes (no

@@ -12,7 +12,7 @@ enum CutCommand {
             OptionSpec(names: ["--from"], takesValue: true, valueName: "TIME", help: "Where the section starts: 12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4 (default: the start). The cut starts on the keyframe at or before it."),
             OptionSpec(names: ["--to"], takesValue: true, valueName: "TIME", help: "Where it ends, written the same way (default: the end)."),
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "The new file; its name's extension chooses the container. Default: NAME-cut-FROM-TO.EXT beside the file."),
-            OptionSpec(names: ["--exact"], takesValue: false, help: "Start on the asked frame: re-encode the pictures from it to the next keyframe (a smart cut; H.264), copy the rest."),
+            OptionSpec(names: ["--exact"], takesValue: false, help: "Start on the asked frame: re-encode the pictures from it to the next keyframe (a smart cut; H.264, HEVC), copy the rest."),
             OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, start, requestedStart, end, reencoded, streams, chapters, notes}."),
         ],
         discussion: """
@@ -22,9 +22,9 @@ enum CutCommand {
         overlap the section are kept, trimmed to it; the copy's timeline starts at 0. A stream the output's container
         cannot hold (a subtitle format MP4 has no place for) is left out with one line why. With --exact (a "smart cut",
         like LosslessCut's experimental mode) the pictures from --from to the next keyframe are decoded and encoded
-        again with libx264, matched to the stream (size, pixel format, aspect, colour; quality CRF 16), and everything
-        after is copied, so the cut starts on the asked frame; where that cannot be done (another codec than H.264, no
-        encoder) it starts on the keyframe before, with one line why. The output is written
+        again with libx264 or libx265, matched to the stream (size, pixel format, aspect, colour; visually lossless),
+        and everything after is copied, so the cut starts on the asked frame; where that cannot be done (another codec
+        than H.264 or HEVC, no encoder) it starts on the keyframe before, with one line why. The output is written
         atomically: nothing is left behind when the cut fails. Exit status 1 when the file cannot be cut.
         """,
         operands: .media,

@@ -54,6 +54,27 @@ extension CutTests {
         }
     }
 
+    /// HEVC (libx265): the same, its VPS, SPS and PPS put back in front of the copied keyframe.
+    @Test func anExactHEVCCutDecodesAcrossTheJoin() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = dir + "/hevc.mp4"
+        let made = try Scrub.execute("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=6", "-c:v", "libx265",
+                                                "-x265-params", "keyint=50:min-keyint=50:scenecut=0:bframes=3:log-level=error", "-tag:v", "hvc1", clip])
+        try #require(made.status == 0, "\(made.stderr)")
+        let out = dir + "/exact.mp4"
+        let r = try Scrub.run(["cut", clip, "--from", "1.33", "--to", "4.5", "--exact", "-o", out])
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("(the first 0:00.670 re-encoded)"), "\(r.stdout)")
+        let decode = try Scrub.execute("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr.prefix(500))")
+        let first = try Self.rgb(out), start = try Self.videoStart(clip)
+        let asked = Self.meanDifference(first, try Self.rgb(clip, at: start + 1.32))
+        let before = Self.meanDifference(first, try Self.rgb(clip, at: start + 1.28))
+        #expect(asked < 1.5 && asked * 4 < before, "the asked picture (difference \(asked)), not the one before (\(before))")
+        #expect(try Self.pictureHash(out, at: 1.0) == Self.pictureHash(clip, at: start + 2.33), "copied after the keyframe at 2 s")
+    }
+
     /// Where a smart cut cannot be made (a codec other than H.264), the cut starts on the keyframe before, with one
     /// line why.
     @Test func anExactCutFallsBackToTheKeyframeWithOneLine() throws {
@@ -64,7 +85,7 @@ extension CutTests {
         try #require(made.status == 0, "\(made.stderr)")
         let r = try Scrub.run(["cut", clip, "--from", "2.5", "--to", "4", "--exact", "-o", dir + "/out.mkv"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr == "scrubkit: \(clip): --exact: re-encoding is done for H.264 only, not mpeg4; the cut starts on the keyframe at 0:02.000\n", "\(r.stderr)")
+        #expect(r.stderr == "scrubkit: \(clip): --exact: re-encoding is done for H.264 and HEVC only, not mpeg4; the cut starts on the keyframe at 0:02.000\n", "\(r.stderr)")
         #expect(r.stdout.contains("(starts on the keyframe at 0:02.000, before 0:02.500)"), "\(r.stdout)")
     }
 }
