@@ -149,6 +149,20 @@ struct SubtitlePlaybackTests {
         #expect(lines(player, at: 1.5) == ["From the side"])
     }
 
+    /// A seek past the reader's reach lands with the cue that began before it (and lasts past it) on screen: the
+    /// stream's packets are also read from the start in the background.
+    @Test func aSeekLandsWithTheCueThatBeganBeforeIt() throws {
+        let srt = SubtitleFixtures.text("subs-long.srt", "1\n00:00:02,000 --> 00:00:06,000\nA long line\n")
+        let path = try #require(Reference.make("subs-long.mkv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=8", "-i", srt,
+                                                                   "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "srt"]))
+        let player = Player(path: path, sound: nil)
+        guard case .readyToPlay = player.waitUntilReady(timeout: 10) else { Issue.record("not ready"); return }
+        player.subtitleTrack = 0
+        // (The reader read a second ahead of the start, then jumps to the keyframe at 5 s: it never reads 2 s.)
+        player.seek(to: s(5.2), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(lines(player, at: 5.2) == ["A long line"])
+    }
+
     @Test func webVTTIsShownAsText() throws {
         let path = try #require(SubtitleFixtures.webvtt)
         let player = Player(path: path, sound: nil)

@@ -191,7 +191,10 @@ public final class FilePlayback: PlayerPipeline, Sendable {
             case .file(let file): source = .file(file)
             case .stream(let index):
                 guard let stream = s.reader?.stream(index) else { return nil }
-                source = .stream(stream, index: index)
+                // (A local Matroska or MP4 file reads one stream's packets alone cheaply: the container skips the rest.)
+                let container = s.facts?.container ?? ""
+                let scans = !Demuxer.isURL(path) && (container.hasPrefix("matroska") || container.hasPrefix("mov,"))
+                source = .stream(stream, index: index, scan: scans ? path : nil)
             }
             let chain = SubtitleChain(source: source, fallbackCanvas: s.displaySize)
             s.subtitleChains[track] = chain

@@ -5,11 +5,14 @@ import MediaTime
 
 /// The third chain of a played file, beside the picture's and the sound's: one subtitle track's cues. A stream of the
 /// file is decoded as the reader reaches its packets (taken from its queue without waiting: a subtitle stream is
-/// sparse); a subtitle file is read whole once, as mpv reads external subtitles. Decoding runs on a serial queue of
-/// the chain's own (the decoder never leaves it); the cues are read under a lock, never waiting for decoding.
+/// sparse), and, in a local Matroska or MP4 file, its packets alone are also read from the start in the background
+/// (the container skips the rest), so a seek lands with the cue that began before it on screen; a subtitle file is
+/// read whole once, as mpv reads external subtitles. Decoding runs on serial queues of the chain's own, a decoder each
+/// (never leaving its queue); the cues are read under a lock, never waiting for decoding.
 final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `packet` are touched only on `queue`
     enum Source {
-        case stream(QueuedStream, index: Int)
+        /// A stream of the played file, and the file to read its packets from in the background (nil: none).
+        case stream(QueuedStream, index: Int, scan: String?)
         case file(String)
     }
 
@@ -17,16 +20,18 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
         var cues = SubtitleCues()
         var problem: MediaError? = nil
         var pumping = false
+        var closed = false
     }
 
     private let source: Source
     /// The canvas of bitmap cues when the stream states none (the video's display size).
     private let fallbackCanvas: (width: Int, height: Int)
     private let queue = DispatchQueue(label: "scrubkit.subtitles")
+    /// The background read of a stream's packets from the start (its own demuxer and decoder).
+    private let scanQueue = DispatchQueue(label: "scrubkit.subtitles.scan", qos: .utility)
     private let state = Locked(State())
     private var decoder: Decoder? = nil
     private var packet: Packet? = nil
-    private var closed = false
 
     /// Subtitle files larger than this are refused (a text file of subtitles is kilobytes).
     static let largestFile = 64 << 20
@@ -34,7 +39,11 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
     init(source: Source, fallbackCanvas: (width: Int, height: Int)) {
         self.source = source
         self.fallbackCanvas = fallbackCanvas
-        if case .file(let path) = source { queue.async { self.load(path) } }
+        switch source {
+        case .file(let path): queue.async { self.load(path) }
+        case .stream(_, let index, let scan?): scanQueue.async { self.read(scan, stream: index) }
+        case .stream: break
+        }
     }
 
     /// The cues showing at `time`, from what has been decoded so far (and decoding what has arrived since).
@@ -49,7 +58,12 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
     var problem: MediaError? { state.withLock { $0.problem } }
 
     /// Stops for good; the decoder is freed on the chain's queue.
-    func close() { queue.async { self.closed = true; self.decoder = nil; self.packet = nil } }
+    func close() {
+        state.withLock { $0.closed = true }
+        queue.async { self.decoder = nil; self.packet = nil }
+    }
+
+    private var closed: Bool { state.withLock { $0.closed } }
 
     // MARK: - The chain's queue
 
@@ -66,7 +80,7 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
     /// Decodes the packets the reader queued since the last time.
     private func pump() {
         defer { state.withLock { $0.pumping = false } }
-        guard !closed, case .stream(let stream, let index) = source else { return }
+        guard !closed, case .stream(let stream, let index, _) = source else { return }
         do {
             if decoder == nil {
                 decoder = try stream.makeDecoder(streamIndex: index, threading: .single, lowres: 0, maxPixels: MediaInspector.defaultPixelLimit)
@@ -80,6 +94,19 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
             }
         } catch {
             state.withLock { $0.problem = error as? MediaError ?? MediaError(.decodeFailed, path: stream.reader.path, "subtitles: \(error)") }
+        }
+    }
+
+    /// Reads stream `index` of the played file from the start, its packets alone (on the scan queue; what it cannot
+    /// read is left to the reader's packets).
+    private func read(_ path: String, stream index: Int) {
+        guard let media = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)),
+              let decoder = try? media.demuxer.makeDecoder(streamIndex: index, threading: .single, lowres: 0, maxPixels: MediaInspector.defaultPixelLimit),
+              let packet = try? Packet() else { return }
+        media.demuxer.discardAllStreams(except: index)
+        while !closed, (try? media.demuxer.read(into: packet)) == true {
+            if packet.streamIndex == index { add(try? decoder.decodeSubtitle(packet), decoder) }
+            packet.unref()
         }
     }
 
