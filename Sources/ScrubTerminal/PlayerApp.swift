@@ -127,15 +127,6 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         return player
     }
 
-    /// Where keys come from: standard input when it is a terminal, else the controlling terminal (`/dev/tty`, as
-    /// `less` and `fzf` do when their input is a pipe), else none (-1: the picture plays, signals still end it).
-    static func keyboard() -> Int32 {
-        if TerminalOutput.isTerminal(0) { return 0 }
-        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
-        if fd >= 0 && !TerminalOutput.isTerminal(fd) { close(fd); return -1 }
-        return fd
-    }
-
     /// Runs until the user quits. Throws (with the terminal restored) when the only file cannot be played; of a
     /// playlist's entries, those that cannot be played are skipped (``failures``) and the result is 1 if any were.
     public func run() throws -> Int32 {
@@ -172,37 +163,6 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         defer { winch.cancel(); loudnessScan?.cancel(); hover?.close() }
         startInputThread()
         return try playAll()
-    }
-
-    func startInputThread() {
-        let t = Thread { [self] in
-            var decoder = KeyDecoder()
-            while !quit.load(ordering: .relaxed) {
-                // Job control: keys only while in the foreground; brought there (`fg`), the whole screen is drawn
-                // again (the shell may have written over it).
-                if terminal.followForeground() { resized.store(true, ordering: .relaxed) }
-                guard terminal.hasKeyboard else { usleep(100_000); continue }
-                let bytes: [UInt8]
-                switch TerminalInput.read(terminal.input, waitingAtMost: 100, limit: 256) {
-                case .timedOut:
-                    let pending = decoder.feed([], final: true)   // a lone ESC becomes Escape after a pause
-                    if !pending.isEmpty { events.withLock { $0 += pending } }
-                    continue
-                case .closed:
-                    // Sent to the background meanwhile, the read fails (EIO): not an end.
-                    if !terminal.isForeground { continue }
-                    quit.store(true, ordering: .relaxed); return
-                case .bytes(let b): bytes = b
-                }
-                let evs = decoder.feed(bytes, final: false)
-                // Quitting does not wait for the render loop (which may be writing a large picture).
-                if evs.contains(where: { [.character("q"), .character("Q"), .escape, .interrupt].contains($0) }) {
-                    quit.store(true, ordering: .relaxed)
-                }
-                if !evs.isEmpty { events.withLock { $0 += evs } }
-            }
-        }
-        t.start()
     }
 
     func handleResize(_ info: PlayerMediaInfo?) {

@@ -49,8 +49,9 @@ public enum PlayerBenchmark {
         /// The subtitle track shown while playing (the one `scrubkit play` shows first), nil: none.
         public var subtitleTrack: String? = nil
         /// Milliseconds each painted picture spent on its subtitles (reading the cues, drawing bitmap ones into the
-        /// picture, laying out the text rows), and how many pictures had a subtitle.
+        /// picture, laying out the text rows).
         public var subtitleCosts: [Double] = []
+        /// How many painted pictures had a subtitle.
         public var subtitled = 0
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension CutTests {
-    /// The first picture of a file as RGB, and the source's pictures around a time, decoded by ffmpeg (the peer).
+    /// The first picture of a file (or the one at `seconds`) as RGB, decoded by ffmpeg (the peer).
     static func rgb(_ path: String, at seconds: Double? = nil) throws -> [UInt8] {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -21,6 +21,18 @@ extension CutTests {
         return Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
     }
 
+    /// An exact cut `out` of `clip`: it decodes with no error across the join from the re-encoded pictures to the
+    /// copied ones; its first picture is the source's at `shown` (re-encoded: close, and closer than the one at
+    /// `before`); its picture at 1 s is the source's at `copied`, copied: the same decoded bytes.
+    static func checkJoin(_ out: String, of clip: String, shown: Double, before: Double, copied: Double) throws {
+        let decode = try Scrub.execute("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(out): \(decode.stderr.prefix(500))")
+        let first = try rgb(out), start = try videoStart(clip)
+        let asked = meanDifference(first, try rgb(clip, at: start + shown)), earlier = meanDifference(first, try rgb(clip, at: start + before))
+        #expect(asked < 1.5 && asked * 4 < earlier, "\(out): the asked picture (difference \(asked)), not the one before (\(earlier))")
+        #expect(try pictureHash(out, at: 1.0) == pictureHash(clip, at: start + copied), "\(out)")
+    }
+
     /// `--exact`: the pictures from the asked start to the next keyframe are re-encoded, the rest copied: the cut
     /// starts on the picture shown at the asked time (3.33 s: the one of 3.32 s, from then), lasts the section, keeps
     /// its sound, and decodes without an error across the join.
@@ -35,16 +47,7 @@ extension CutTests {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
             #expect(json["start"] as? Double == 3.33 && json["requestedStart"] as? Double == 3.33, "\(json)")
             #expect(abs((json["reencoded"] as? Double ?? 0) - 0.67) < 0.001, "3.33 s to the keyframe at 4 s: \(json)")
-            // Decodes with no error, across the join from the re-encoded pictures to the copied ones.
-            let decode = try Scrub.execute("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"])
-            #expect(decode.status == 0 && decode.stderr.isEmpty, "\(ext): \(decode.stderr.prefix(500))")
-            // Its first picture is the source's at 3.32 s (re-encoded: close, and closer than its neighbours).
-            let first = try Self.rgb(out), start = try Self.videoStart(clip)
-            let asked = Self.meanDifference(first, try Self.rgb(clip, at: start + 3.32))
-            let before = Self.meanDifference(first, try Self.rgb(clip, at: start + 3.28))
-            #expect(asked < 1.5 && asked * 4 < before, "\(ext): the asked picture (difference \(asked)), not the one before (\(before))")
-            // The pictures after the next keyframe are the source's, copied: the same decoded bytes.
-            #expect(try Self.pictureHash(out, at: 1.0) == Self.pictureHash(clip, at: start + 4.33), "\(ext)")
+            try Self.checkJoin(out, of: clip, shown: 3.32, before: 3.28, copied: 4.33)
             let p = try Self.probe(out)
             let streams = try #require(p["streams"] as? [[String: Any]])
             let video = try #require(streams.first { $0["codec_type"] as? String == "video" })
@@ -66,13 +69,7 @@ extension CutTests {
         let r = try Scrub.run(["cut", clip, "--from", "1.33", "--to", "4.5", "--exact", "-o", out])
         try #require(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("(the first 0:00.670 re-encoded)"), "\(r.stdout)")
-        let decode = try Scrub.execute("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"])
-        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr.prefix(500))")
-        let first = try Self.rgb(out), start = try Self.videoStart(clip)
-        let asked = Self.meanDifference(first, try Self.rgb(clip, at: start + 1.32))
-        let before = Self.meanDifference(first, try Self.rgb(clip, at: start + 1.28))
-        #expect(asked < 1.5 && asked * 4 < before, "the asked picture (difference \(asked)), not the one before (\(before))")
-        #expect(try Self.pictureHash(out, at: 1.0) == Self.pictureHash(clip, at: start + 2.33), "copied after the keyframe at 2 s")
+        try Self.checkJoin(out, of: clip, shown: 1.32, before: 1.28, copied: 2.33)
     }
 
     /// Where a smart cut cannot be made (a codec other than H.264), the cut starts on the keyframe before, with one

@@ -112,18 +112,7 @@ extension PlayTmuxTests {
         Tmux.run(["send-keys", "-t", name, "S"])
         let s = waitFor(name, timeout: 15) { $0.contains("/clip-00h00m00.800s-2.png") }
         #expect(s.contains("clip-00h00m00.800s-2.png"), "\(s)")
-        func rgb(_ file: String) throws -> [UInt8] {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["ffmpeg", "-v", "error", "-i", file, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return [UInt8](data)
-        }
-        let plain = try rgb("\(shots)/clip-00h00m00.800s.png"), burned = try rgb("\(shots)/clip-00h00m00.800s-2.png")
+        let plain = try CutTests.rgb("\(shots)/clip-00h00m00.800s.png"), burned = try CutTests.rgb("\(shots)/clip-00h00m00.800s-2.png")
         let (plainCount, burnedCount) = (plain.count, burned.count)
         try #require(plainCount == 160 * 120 * 3 && burnedCount == plainCount)
         let changedRows = Set((0..<plain.count).filter { plain[$0] != burned[$0] }.map { $0 / (160 * 3) })
