@@ -63,7 +63,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     var _subtitleTrack: Int? = nil
     var _subtitleDelay: MediaTime = .zero
 
-    /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:sound:)`` for a file.
+    /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:sound:subtitleFiles:)`` for a file.
     public init(pipeline: PlayerPipeline, clock: MediaClock = SystemClock()) {
         self.pipeline = pipeline
         self.clock = clock
