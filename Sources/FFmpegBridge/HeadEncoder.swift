@@ -167,10 +167,12 @@ public final class HeadEncoder {
 }
 
 extension Packet {
-    /// Sets the decode time (the stream's time base) and the stream the packet belongs to.
-    public func setTimes(decode: Int64, stream: Int) {
+    /// Sets the decode time (the stream's time base), the stream the packet belongs to and, when given, how long it
+    /// is shown.
+    public func setTimes(decode: Int64, stream: Int, duration: Int64? = nil) {
         pointer.pointee.dts = decode
         pointer.pointee.stream_index = Int32(stream)
+        if let duration { pointer.pointee.duration = max(1, duration) }
     }
 
     /// The payload's bytes (a copy).

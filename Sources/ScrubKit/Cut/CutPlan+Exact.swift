@@ -13,10 +13,12 @@ struct SmartHead {
     /// Where the last of them stops being shown (its time and duration).
     let end: MediaTime
     let streamIndex: Int
+    let timeBase: (num: Int32, den: Int32)
     private(set) var written = false
 
-    init(encoder: HeadEncoder, packets: [Packet], nextKeyframe: MediaTime?, end: MediaTime, streamIndex: Int) {
-        (self.encoder, self.packets, self.nextKeyframe, self.end, self.streamIndex) = (encoder, packets, nextKeyframe, end, streamIndex)
+    init(encoder: HeadEncoder, packets: [Packet], nextKeyframe: MediaTime?, end: MediaTime, stream: StreamFacts) {
+        (self.encoder, self.packets, self.nextKeyframe, self.end) = (encoder, packets, nextKeyframe, end)
+        (streamIndex, timeBase) = (stream.index, stream.timeBase)
     }
 
     /// Writes the pictures `shift` earlier, each decoded `delay` (the stream's time base) before it is shown, as the
@@ -24,8 +26,11 @@ struct SmartHead {
     mutating func write(into copier: StreamCopier, shiftedBy shift: MediaTime, delay: Int64) throws {
         guard !written else { return }
         written = true
-        for p in packets {
-            p.setTimes(decode: p.pts - max(0, delay), stream: streamIndex)
+        // (Each shown until the next; the last until the copied keyframe or its own end: an MP4 would cut it off.)
+        let last = (nextKeyframe ?? end).pts(timeBase: timeBase, method: .roundHalfAwayFromZero)
+        for (i, p) in packets.enumerated() {
+            let until = i + 1 < packets.count ? packets[i + 1].pts : last
+            p.setTimes(decode: p.pts - max(0, delay), stream: streamIndex, duration: until.map { $0 - p.pts })
             try copier.write(p, shiftedBy: shift)
         }
     }
@@ -72,7 +77,7 @@ extension CutPlan {
             guard let encoder else { return .failure(SmartCutRefusal("no picture decodes at the start")) }
             packets += try encoder.encode(nil)
             for p in packets { p.setTimes(decode: p.pts, stream: video.index) }
-            return .success(SmartHead(encoder: encoder, packets: packets, nextKeyframe: next, end: end, streamIndex: video.index))
+            return .success(SmartHead(encoder: encoder, packets: packets, nextKeyframe: next, end: end, stream: video))
         } catch {
             return .failure(SmartCutRefusal("re-encoding failed (\(error))"))
         }
