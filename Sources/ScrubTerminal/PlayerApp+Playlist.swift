@@ -14,11 +14,17 @@ extension PlayerApp {
             if !first { switchPlayer() }
             first = false
             if let problem = openCurrent() {
-                guard playlist.entries.count > 1 else { throw TerminalError("\(problem)") }
+                guard playlist.entries.count > 1 else { throw TerminalError(problem.reason) }
                 failures.append("scrubkit: \(problem)")
                 failedInARow += 1
                 notice.withLock { $0 = ("skipped \(playlist.position) \(BatchNaming.fileName(path)): \(problem.reason)", player.clock.now() + 6) }
-                guard failedInARow < playlist.entries.count, playlist.advance(by: step) else { break }
+                guard failedInARow < playlist.entries.count else { break }
+                // (Going back past a first entry that cannot be played: on to the one we came from.)
+                if !playlist.advance(by: step) {
+                    guard step < 0 else { break }
+                    step = 1
+                    guard playlist.advance(by: step) else { break }
+                }
                 continue
             }
             failedInARow = 0
@@ -93,7 +99,7 @@ extension PlayerApp {
         return nil
     }
 
-    /// The status line's `2/14 name` (nil for a single file).
+    /// The status line's `2/14 name` ("" for a single file).
     var entryLabel: String {
         guard playlist.entries.count > 1 else { return "" }
         let name = BatchNaming.fileName(path)

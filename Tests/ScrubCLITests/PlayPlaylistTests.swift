@@ -51,3 +51,27 @@ extension PlayTmuxTests {
         #expect(s.contains("EXITED:1") && s.contains("bad1.mkv: ") && s.contains("bad2.mkv: "), "\(s)")
     }
 }
+
+extension PlayTmuxTests {
+    /// `<` from the second entry when the first cannot be played: it is skipped again and the second plays on (the
+    /// player does not end).
+    @Test func goingBackOverABrokenFirstEntryComesBack() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-back-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        FileManager.default.createFile(atPath: "\(dir)/a-broken.mp4", contents: Data(repeating: 7, count: 3000))
+        let made = try Scrub.execute("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=6", "-c:v", "libx264", "\(dir)/b-good.mp4"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let base = "scrubtest12\(getpid())"
+        defer { stop(base) }
+        let name = start(base, "'\(dir)/a-broken.mp4' '\(dir)/b-good.mp4' --graphics none", cols: 200)
+        var s = waitFor(name) { $0.contains("2/2 b-good.mp4") }
+        #expect(s.contains("2/2 b-good.mp4"), "the broken first entry skipped: \(s)")
+        Tmux.run(["send-keys", "-t", name, "<"])
+        usleep(1_500_000)
+        s = screen(name)
+        #expect(s.contains("2/2 b-good.mp4") && !s.contains("EXITED"), "back on the second, still playing: \(s)")
+        Tmux.run(["send-keys", "-t", name, "q"])
+        #expect(waitFor(name) { $0.contains("EXITED:") }.contains("EXITED:1"), "one entry was skipped")
+    }
+}

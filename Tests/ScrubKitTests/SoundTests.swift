@@ -645,9 +645,9 @@ struct SoundTests {
     }
 
     @Test func nextAudioStreamSwitchesWhatIsHeard() async throws {
-        let path = try #require(Reference.make("two-languages-48k.mkv", [
-            "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=4",
-            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=4",
+        let path = try #require(Reference.make("two-languages-48k-30s.mkv", [
+            "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=5:duration=30",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=30", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=30",
             "-map", "0", "-map", "1", "-map", "2", "-c:v", "mpeg4", "-c:a", "flac"]))
         let clock = ManualClock()
         let outputs = Locked([RecordingOutput]())
@@ -661,6 +661,8 @@ struct SoundTests {
         p.play()
         #expect(try await eventually { heard(0) })
         #expect(p.soundStatus.streamNumber == 1 && p.soundStatus.streamCount == 2, "\(p.soundStatus)")
+        // (30 s of sound: a test task the suite's synchronous tests kept waiting for seconds switched the 4-s clip's
+        // third stream at its end, where nothing was left to hear.)
         #expect(p.selectNextAudioStream() == 2)
         #expect(try await eventually { heard(1) })
         #expect(p.soundStatus.streamNumber == 2)
