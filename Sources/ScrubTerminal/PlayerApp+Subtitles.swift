@@ -79,10 +79,16 @@ extension PlayerApp {
     func subtitleParts(_ shown: (cues: [SubtitleCue], problem: MediaError?)) -> (status: String, rows: String) {
         let tracks = player.subtitleTracks
         guard !tracks.isEmpty else { return ("", "") }
-        guard let track = player.subtitleTrack, tracks.indices.contains(track) else { return ("sub off", "") }
+        // Turned off or hidden: the rows still showing text are blanked at once (they go at the next layout).
+        let blank = { () -> String in
+            guard self.subtitleDrawn.map({ !$0.rows.isEmpty }) == true, self.layout.subtitleRows > 0 else { return "" }
+            self.subtitleDrawn = SubtitleText([], width: 1, maxRows: 0)
+            return SubtitleText([], width: 1, maxRows: 0).render(layout: self.layout, color: self.composer.color)
+        }
+        guard let track = player.subtitleTrack, tracks.indices.contains(track) else { return ("sub off", blank()) }
         var status = "sub \(track + 1)/\(tracks.count) \(tracks[track].label)" + (subtitleDelay != 0 ? " " + PlayerApp.signedSeconds(subtitleDelay) : "")
         if !subtitlesVisible { status += " (hidden)" } else if let problem = shown.problem { status += " (cannot be read: \(problem.reason))" }
-        guard subtitlesVisible, layout.subtitleRows > 0 else { return (status, "") }
+        guard subtitlesVisible, layout.subtitleRows > 0 else { return (status, subtitlesVisible ? "" : blank()) }
         let text = SubtitleText(shown.cues.flatMap(\.lines), width: layout.columns - 2, maxRows: layout.subtitleRows)
         guard text != subtitleDrawn else { return (status, "") }
         subtitleDrawn = text
