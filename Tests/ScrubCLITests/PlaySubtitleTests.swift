@@ -111,7 +111,7 @@ extension PlayTmuxTests {
         Tmux.run(["send-keys", "-t", name, "s"])
         _ = waitFor(name, timeout: 15) { $0.contains("/clip-00h00m00.800s.png") }
         Tmux.run(["send-keys", "-t", name, "S"])
-        let s = waitFor(name, timeout: 15) { $0.contains("/clip-00h00m00.800s-2.png") }
+        let s = waitFor(name, timeout: 30) { $0.contains("/clip-00h00m00.800s-2.png") || $0.contains("screenshot failed") }
         #expect(s.contains("clip-00h00m00.800s-2.png"), "\(s)")
         let plain = try CutTests.rgb("\(shots)/clip-00h00m00.800s.png"), burned = try CutTests.rgb("\(shots)/clip-00h00m00.800s-2.png")
         let (plainCount, burnedCount) = (plain.count, burned.count)
