@@ -65,6 +65,7 @@ extension PlayerApp {
             out += hoverPlan.erase + picture + overlay.picture + overlay.label
         }
         let current = snap.time, start = snap.start, span = snap.seekableSpan
+        shownTime = current
         var line = StatusLine(playing: snap.rate > 0, current: current - start, duration: snap.duration, rate: rates[rateIndex],
                               exactSeeks: exact, graphics: graphicsLabel, dropped: player.frameStatistics.dropped)
         line.sound = soundLabel(now: now)

@@ -52,6 +52,7 @@ extension PlayerApp {
         (showsLoudness, layout.hasLoudnessStrip) = (false, false)
         (hoverPreview, lastImage, lastImageTime, lastImageUnpainted) = (HoverPreview(), nil, nil, false)
         loopMarks = LoopMarks()
+        shownTime = nil
         subtitleDrawn = nil
         entrySerial += 1
         requestedMove = nil

@@ -89,6 +89,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     var subtitlesVisible = true
     var subtitleDelay = 0.0
     var subtitleDrawn: SubtitleText? = nil
+    /// The time the status line last showed (what `l` marks).
+    var shownTime: MediaTime? = nil
     /// The bitmap subtitles drawn into the picture on screen (their starts).
     var bitmapsDrawn: [MediaTime] = []
     /// The A-B loop's marks (`l`), and a passing notice for the status line (a cut written or failed), set from the
@@ -232,7 +234,9 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         case .character("#"):
             if let n = player.selectNextAudioStream(), showsLoudness { startLoudness(streamNumber: n) }
         case .character("l"), .character("L"):
-            player.loopRange = loopMarks.press(at: player.currentTime)
+            // (The time the status line shows: while a jump settles on its exact frame, the player's own time is still
+            // the keyframe it landed on first.)
+            player.loopRange = loopMarks.press(at: shownTime ?? player.currentTime)
             lastStatus = ""
         case .character("c"), .character("C"): cutLoop()
         case .character("s"): screenshot(info)
