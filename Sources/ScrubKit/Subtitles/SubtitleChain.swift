@@ -100,14 +100,8 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
     /// Reads stream `index` of the played file from the start, its packets alone (on the scan queue; what it cannot
     /// read is left to the reader's packets).
     private func read(_ path: String, stream index: Int) {
-        guard let media = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)),
-              let decoder = try? media.demuxer.makeDecoder(streamIndex: index, threading: .single, lowres: 0, maxPixels: MediaInspector.defaultPixelLimit),
-              let packet = try? Packet() else { return }
-        media.demuxer.discardAllStreams(except: index)
-        while !closed, (try? media.demuxer.read(into: packet)) == true {
-            if packet.streamIndex == index { add(try? decoder.decodeSubtitle(packet), decoder) }
-            packet.unref()
-        }
+        guard let media = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)) else { return }
+        _ = try? decodeAll(media, stream: index)
     }
 
     /// Reads the subtitle file whole.
@@ -120,17 +114,24 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
             let media = try MediaOpener.open(path, .full(pixelLimit: MediaInspector.defaultPixelLimit))
             guard let stream = media.facts.subtitleStreams.first else { throw MediaError(.notMedia, path: path, "holds no subtitles") }
             guard stream.hasDecoder else { throw MediaError(.unsupported, path: path, "this FFmpeg cannot decode \(stream.codecName) subtitles") }
-            let decoder = try media.demuxer.makeDecoder(streamIndex: stream.index, threading: .single, lowres: 0, maxPixels: MediaInspector.defaultPixelLimit)
-            media.demuxer.discardAllStreams(except: stream.index)
-            let packet = try Packet()
-            var read = 0
-            while !closed, try media.demuxer.read(into: packet) {
-                if packet.streamIndex == stream.index { add(try? decoder.decodeSubtitle(packet), decoder); read += 1 }
-                packet.unref()
-            }
-            if read == 0 { throw MediaError(.notMedia, path: path, "holds no subtitles") }
+            if try decodeAll(media, stream: stream.index) == 0 { throw MediaError(.notMedia, path: path, "holds no subtitles") }
         } catch {
             state.withLock { $0.problem = error as? MediaError ?? MediaError(.unreadable, path: path, "\(error)") }
         }
+    }
+
+    /// Decodes every packet of stream `index` of `media` from where its demuxer is, the other streams skipped (a
+    /// decoder of its own, on the calling queue), until the end or ``close()``; how many packets it read.
+    private func decodeAll(_ media: OpenedMedia, stream index: Int) throws -> Int {
+        let decoder = try media.demuxer.makeDecoder(streamIndex: index, threading: .single, lowres: 0, maxPixels: MediaInspector.defaultPixelLimit)
+        media.demuxer.discardAllStreams(except: index)
+        let packet = try Packet()
+        var read = 0
+        while !closed, try media.demuxer.read(into: packet) {
+            // (A damaged packet costs its cue, not the track.)
+            if packet.streamIndex == index { add(try? decoder.decodeSubtitle(packet), decoder); read += 1 }
+            packet.unref()
+        }
+        return read
     }
 }
