@@ -56,6 +56,14 @@ public struct KittyRenderer: FrameRenderer {
         place(image, column: column, row: row, id: 2, z: 1, cellPixels: cellPixels)
     }
 
+    /// Tiles are images 10, 11, … (one per slot on screen), under the text like the main picture.
+    public func drawTile(_ image: RGBImage, column: Int, row: Int, slot: Int, cellPixels: (w: Int, h: Int)) -> String {
+        place(image, column: column, row: row, id: 10 + slot, z: -1, cellPixels: cellPixels)
+    }
+
+    /// Deletes every image placed (the tiles and anything else).
+    public func clearTiles() -> String { "\u{1B}_Ga=d,d=A,q=2\u{1B}\\" }
+
     /// Deletes the overlay image.
     public func clearOverlay() -> String { "\u{1B}_Ga=d,d=i,i=2,q=2\u{1B}\\" }
 

@@ -12,33 +12,15 @@ extension PlayerApp {
     }
 
     func startInputThread() {
-        let t = Thread { [self] in
-            var decoder = KeyDecoder()
-            while !quit.load(ordering: .relaxed) {
-                // Job control: keys only while in the foreground; brought there (`fg`), the whole screen is drawn
-                // again (the shell may have written over it).
-                if terminal.followForeground() { resized.store(true, ordering: .relaxed) }
-                guard terminal.hasKeyboard else { usleep(100_000); continue }
-                let bytes: [UInt8]
-                switch TerminalInput.read(terminal.input, waitingAtMost: 100, limit: 256) {
-                case .timedOut:
-                    let pending = decoder.feed([], final: true)   // a lone ESC becomes Escape after a pause
-                    if !pending.isEmpty { events.withLock { $0 += pending } }
-                    continue
-                case .closed:
-                    // Sent to the background meanwhile, the read fails (EIO): not an end.
-                    if !terminal.isForeground { continue }
-                    quit.store(true, ordering: .relaxed); return
-                case .bytes(let b): bytes = b
-                }
-                let evs = decoder.feed(bytes, final: false)
+        keyboardThread.start(
+            foreground: { [self] in resized.store(true, ordering: .relaxed) },
+            deliver: { [self] evs in
                 // Quitting does not wait for the render loop (which may be writing a large picture).
                 if evs.contains(where: { [.character("q"), .character("Q"), .escape, .interrupt].contains($0) }) {
                     quit.store(true, ordering: .relaxed)
                 }
-                if !evs.isEmpty { events.withLock { $0 += evs } }
-            }
-        }
-        t.start()
+                events.withLock { $0 += evs }
+            },
+            closed: { [self] in quit.store(true, ordering: .relaxed) })
     }
 }

@@ -40,6 +40,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     var path: String { playlist.current }
     let options: Options
     let terminal = RawTerminal(input: PlayerApp.keyboard(), output: 1)
+    /// Reads the keyboard on a thread of its own.
+    lazy var keyboardThread = KeyboardThread(terminal: terminal)
     /// The current entry's player (a new one for each entry).
     var player: Player
     var renderer: FrameRenderer = NoGraphicsRenderer()
@@ -144,25 +146,14 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             if terminal.input > 0 { close(terminal.input) }   // the /dev/tty opened for keys
         }
         // The terminal is asked only with the keyboard ours (in the background its answers would reach the shell).
-        let keys: Int32? = terminal.hasKeyboard ? terminal.input : nil
-        var choice = options.graphics.map { GraphicsChoice(kind: $0, reason: "forced") }
-            ?? GraphicsDetection.choose(env: env, input: keys, output: 1)
-        if choice.kind == .sixel && choice.sixelMaxWidth == nil, options.graphics != nil, let keys,
-           let limit = GraphicsDetection.sixelLimit(GraphicsDetection.ask(input: keys, output: 1, budget: 1.0)) {
-            // Forced sixel: still ask for the size limit (a picture over it is not shown at all).
-            (choice.sixelMaxWidth, choice.sixelMaxHeight) = (limit.width, limit.height)
-        }
-        if choice.kind == .kitty, let keys, let dir = GraphicsDetection.kittyFileDirectory(input: keys, output: 1, env: env) {
-            choice.kittyFileDirectory = dir   // kitty on this machine: pictures through files, not the terminal
-            choice.reason = choice.reason ?? "files in \(dir)"
-        }
+        let choice = GraphicsDetection.choose(forced: options.graphics, env: env, keyboard: terminal.hasKeyboard ? terminal.input : nil)
         graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
         pictureRenderer = choice.renderer
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         signal(SIGWINCH, SIG_IGN)
         winch.setEventHandler { [weak self] in self?.resized.store(true, ordering: .relaxed) }
         winch.resume()
-        defer { winch.cancel(); loudnessScan?.cancel(); hover?.close() }
+        defer { winch.cancel(); loudnessScan?.cancel(); hover?.close(); keyboardThread.stop() }
         startInputThread()
         return try playAll()
     }

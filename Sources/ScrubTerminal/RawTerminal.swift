@@ -110,6 +110,16 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: `signalSou
         }
     }
 
+    /// Sets the screen up again after another full-screen program used it meanwhile (a player started from
+    /// `browse`, which left the alternate screen and put back the modes it found — these); the caller redraws.
+    public func setUpAgain() {
+        state.withLock { s in
+            guard s.active, !s.suspended else { return }
+            TerminalOutput.write(screenSetup(mouse: s.mouse), to: output)
+            _ = takeKeyboard(&s)
+        }
+    }
+
     /// With the lock held: raw mode, if this process is in the foreground; the modes before it are kept for
     /// ``restore()``. Returns whether it took the keyboard now.
     private func takeKeyboard(_ s: inout State) -> Bool {

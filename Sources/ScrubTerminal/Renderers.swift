@@ -37,6 +37,11 @@ public protocol FrameRenderer: Sendable {
     var writesPicturesUnsynchronized: Bool { get }
     /// Removes what drawing left outside the terminal (kitty's picture files); when the player ends.
     func removeLeftovers()
+    /// Escape sequences drawing one of several pictures side by side (`browse`'s tiles): `slot` tells them apart
+    /// (kitty replaces the slot's earlier picture; other protocols overwrite cells).
+    func drawTile(_ image: RGBImage, column: Int, row: Int, slot: Int, cellPixels: (w: Int, h: Int)) -> String
+    /// Removes every tile drawn (before the grid is laid out again or a player takes the screen).
+    func clearTiles() -> String
 }
 
 /// How pictures map onto a renderer's cells.
@@ -47,6 +52,13 @@ public struct CellGeometry: Sendable, Equatable {
     public var height: Int
     /// Pictures take whole cells only.
     public var wholeCells: Bool
+
+    /// `width × height` pixels per cell, whole cells only or not.
+    public init(width: Int, height: Int, wholeCells: Bool) {
+        self.width = width
+        self.height = height
+        self.wholeCells = wholeCells
+    }
 }
 
 extension FrameRenderer {
@@ -76,6 +88,12 @@ extension FrameRenderer {
     public var writesPicturesUnsynchronized: Bool { false }
     /// Nothing left outside the terminal.
     public func removeLeftovers() {}
+    /// Drawn like an overlay: each picture on its own (sixel: a palette of its own).
+    public func drawTile(_ image: RGBImage, column: Int, row: Int, slot: Int, cellPixels: (w: Int, h: Int)) -> String {
+        drawOverlay(image, column: column, row: row, cellPixels: cellPixels)
+    }
+    /// What ``clear()`` removes.
+    public func clearTiles() -> String { clear() }
 
     /// Pixel protocols (kitty, iTerm2, sixel) draw at the terminal's own resolution: the cells' pixels.
     public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {

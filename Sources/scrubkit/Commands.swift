@@ -28,6 +28,7 @@ let subcommands: [Subcommand] = [
     Subcommand(spec: PreviewCommand.spec, summary: "Write a short animated preview (WebP, GIF or MP4) of a whole video: excerpts from different scenes.", run: PreviewCommand.run),
     Subcommand(spec: CutCommand.spec, summary: "Copy a section of a video into a new file without re-encoding (keyframe-aligned, chapters trimmed).", run: CutCommand.run),
     Subcommand(spec: PlayCommand.spec, summary: "Play and scrub a video in the terminal (kitty, iTerm2, sixel or coloured blocks).", run: PlayCommand.run),
+    Subcommand(spec: BrowseCommand.spec, summary: "Browse a folder of videos as a live grid of thumbnails: moving previews, hover scrubbing, Enter plays.", run: BrowseCommand.run),
     Subcommand(spec: BenchCommand.spec, summary: "Measure decode vs downsample time and memory (and the thumbnail cache: --cache FILE).", run: BenchCommand.run),
     Subcommand(spec: CacheCommand.spec, summary: "Show or clear the thumbnail caches.", run: CacheCommand.run),
     Subcommand(spec: ManualCommand.spec, summary: "Print a manual page as man(7) source (read one with: scrubkit manual thumb | man -l -).", run: ManualCommand.run),

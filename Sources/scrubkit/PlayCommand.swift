@@ -73,25 +73,16 @@ enum PlayCommand {
         let p = try ParsedArguments(args, spec: spec)
         guard !p.positional.isEmpty else { throw UsageError(message: "no file given", command: "play") }
         let path = p.positional[0]
-        var graphics: GraphicsKind? = nil
-        if let g = p.value("--graphics"), g != "auto" {
-            guard let k = GraphicsKind(rawValue: g) else {
-                throw UsageError(message: "unknown graphics '\(g)' (auto, kitty, iterm, sixel, blocks, blocks256, none)", command: "play")
-            }
-            graphics = k
-        }
+        let graphics = try self.graphics(p, command: "play")
         if p.flag("--bench") {
             guard p.positional.count == 1 else { throw UsageError(message: "--bench measures one file at a time", command: "play") }
             return try bench(path, p, graphics ?? .blocks)
         }
         let playlist: Playlist
         do { playlist = try self.playlist(p) } catch { printError("scrubkit: \(error)"); return 1 }
-        var options = PlayerApp.Options()
+        var options = try playerOptions(p, command: "play")
         options.graphics = graphics
-        options.exactSeeks = p.flag("--exact")
         options.loop = p.flag("--loop")
-        options.cutDirectory = p.value("--cut-dir")
-        options.screenshotDirectory = p.value("--screenshot-dir")
         options.subtitleFiles = p.values("--sub-file")
         for file in options.subtitleFiles where !FileManager.default.isReadableFile(atPath: file) {
             printError("scrubkit: \(file): " + (FileManager.default.fileExists(atPath: file) ? "cannot be read" : "no such file"))
@@ -110,19 +101,6 @@ enum PlayCommand {
             }
             options.subtitleDelay = seconds
         }
-        if p.flag("--no-audio") {
-            options.sound = nil
-        } else {
-            options.sound?.device = p.value("--audio-device")
-            options.keepsPitch = !p.flag("--no-pitch-correction")
-            options.sound?.streamNumber = try p.int("--aid", in: 1...64, command: "play")
-            if let text = p.value("--av-offset") {
-                guard let seconds = Double(text), seconds.isFinite, abs(seconds) <= 60 else {
-                    throw UsageError(message: "--av-offset expects seconds between -60 and 60, got '\(text)'", command: "play")
-                }
-                options.sound?.offset = seconds
-            }
-        }
         // One file: one that cannot be played is said before the screen changes. (A playlist's are skipped.)
         if playlist.entries.count == 1, let problem = MediaInspector(verifiesDecoding: false).inspect(path: playlist.current).error {
             printError("scrubkit: \(problem)")
@@ -137,6 +115,42 @@ enum PlayCommand {
             printError("scrubkit: \(playlist.current): \(error)")
             return 1
         }
+    }
+
+    /// The options `play` shares with `browse` (which opens files in the player): seeks, where `c` and `s` write, and
+    /// the sound.
+    static let sharedOptionNames = ["--exact", "--cut-dir", "--screenshot-dir", "--no-audio", "--audio-device", "--aid",
+                                    "--no-pitch-correction", "--av-offset"]
+
+    /// `--graphics`: nil for auto.
+    static func graphics(_ p: ParsedArguments, command: String) throws -> GraphicsKind? {
+        guard let g = p.value("--graphics"), g != "auto" else { return nil }
+        guard let k = GraphicsKind(rawValue: g) else {
+            throw UsageError(message: "unknown graphics '\(g)' (auto, kitty, iterm, sixel, blocks, blocks256, none)", command: command)
+        }
+        return k
+    }
+
+    /// The player's options from ``sharedOptionNames`` as `command` was given them.
+    static func playerOptions(_ p: ParsedArguments, command: String) throws -> PlayerApp.Options {
+        var options = PlayerApp.Options()
+        options.exactSeeks = p.flag("--exact")
+        options.cutDirectory = p.value("--cut-dir")
+        options.screenshotDirectory = p.value("--screenshot-dir")
+        if p.flag("--no-audio") {
+            options.sound = nil
+        } else {
+            options.sound?.device = p.value("--audio-device")
+            options.keepsPitch = !p.flag("--no-pitch-correction")
+            options.sound?.streamNumber = try p.int("--aid", in: 1...64, command: command)
+            if let text = p.value("--av-offset") {
+                guard let seconds = Double(text), seconds.isFinite, abs(seconds) <= 60 else {
+                    throw UsageError(message: "--av-offset expects seconds between -60 and 60, got '\(text)'", command: command)
+                }
+                options.sound?.offset = seconds
+            }
+        }
+        return options
     }
 
     /// The entries the operands name, shuffled and started as the options say.

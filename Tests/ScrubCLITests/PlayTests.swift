@@ -72,17 +72,17 @@ enum Tmux {
 struct PlayTmuxTests {
     let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
 
-    /// Starts `scrubkit play ARGS` in a new session named BASE-N and returns that name. The new session exists before
+    /// Starts `scrubkit play ARGS` (or another `command`, with `env` set) in a new session named BASE-N and returns that name. The new session exists before
     /// the earlier ones of the same base are killed: killing the server's only session makes it exit, and a session
     /// started at that moment raced the exiting server (a flaky test).
     @discardableResult
-    func start(_ base: String, _ args: String, cols: Int = 100, rows: Int = 30) -> String {
+    func start(_ base: String, _ args: String, cols: Int = 100, rows: Int = 30, command: String = "play", env: String = "") -> String {
         let name = "\(base)-\(UUID().uuidString.prefix(8))"
         // The previous test may just have killed the server's last session: a server on its way out refuses new
         // sessions. Retry until the session is really there.
         for _ in 0..<30 {
             Tmux.run(["new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows),
-                      "TERM=xterm-256color COLORTERM=truecolor PULSE_SERVER=unix:/nonexistent-scrubkit-test/pulse.sock '\(Scrub.binary)' play \(args); echo EXITED:$?; sleep 20"])
+                      "TERM=xterm-256color COLORTERM=truecolor PULSE_SERVER=unix:/nonexistent-scrubkit-test/pulse.sock \(env) '\(Scrub.binary)' \(command) \(args); echo EXITED:$?; sleep 20"])
             if Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains(Substring(name)) { break }
             usleep(100_000)
         }

@@ -15,6 +15,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         case scenes
         /// Everything a batch wrote for one source (its records and files).
         case batch
+        /// A browse tile's facts about its file (length, codec, size: ``TileFacts``).
+        case facts
 
         /// The layout version of this kind's entries.
         public var version: Int { 1 }

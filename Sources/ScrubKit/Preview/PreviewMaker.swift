@@ -73,6 +73,22 @@ public enum PreviewMaker {
     }
 
     private static func make(_ path: String, options: PreviewOptions, output: String) throws -> PreviewReport {
+        let sink = PreviewSink(output: output, format: options.format, quality: options.quality, fps: options.framesPerSecond)
+        let made: (starts: [MediaTime], frames: Int)
+        do {
+            made = try frames(of: path, options: options) { image, n in try sink.add(image, at: n * 1000 / options.framesPerSecond) }
+        } catch { sink.abandon(); throw error }
+        let size = try sink.finish(at: made.frames * 1000 / options.framesPerSecond)
+        return PreviewReport(output: output, excerpts: made.starts, frames: made.frames, seconds: Double(made.frames) / Double(options.framesPerSecond),
+                             width: size.width, height: size.height)
+    }
+
+    /// Every frame of the preview of `path` as `options` say (its excerpts from chosen scenes, in order, one excerpt
+    /// decoded at a time) handed to `body` with its number, fitted to `options.maximumSize` — what a preview file
+    /// holds, for showing in place (`browse`'s moving tiles). Returns where the excerpts start and how many frames
+    /// there were; `isCancelled` stops it between excerpts. Throws when the file has no video or no frame decodes.
+    public static func frames(of path: String, options: PreviewOptions, isCancelled: () -> Bool = { false },
+                              _ body: (RGBImage, Int) throws -> Void) throws -> (starts: [MediaTime], frames: Int) {
         guard options.count > 0, options.excerptSeconds > 0, options.framesPerSecond > 0 else {
             throw MediaError(.invalidRequest, path: path, "a preview needs at least one excerpt, a length and a frame rate")
         }
@@ -86,30 +102,21 @@ public enum PreviewMaker {
         let starts = excerptStarts(found.scenes, count: options.count, excerpt: excerpt, start: start, end: end)
         let perExcerpt = max(1, Int((options.excerptSeconds * Double(options.framesPerSecond)).rounded()))
         let step = MediaTime(value: 1000 / Int64(options.framesPerSecond), timescale: 1000)
-
-        let sink = PreviewSink(output: output, format: options.format, quality: options.quality, fps: options.framesPerSecond)
         var generator = ThumbnailGenerator(path: path)
         generator.maximumSize = options.maximumSize
         generator.setExact()
         generator.acceptsApproximateFrames = true
-        /// Every frame of every excerpt, in order, one excerpt held at a time.
-        func frames(_ body: (RGBImage, Int) throws -> Void) throws -> Int {
-            var n = 0
-            for s in starts {
-                let times = (0..<perExcerpt).map { TimeExpression.absolute(MediaTime.minimum(s + step.multiplied(by: Int32($0)), end)) }
-                for r in try generator.generate(at: times) {
-                    guard case .success(let thumb) = r.result else { continue }   // (a damaged stretch: its frames left out)
-                    try body(thumb.image, n)
-                    n += 1
-                }
+        var n = 0
+        for s in starts where !isCancelled() {
+            let times = (0..<perExcerpt).map { TimeExpression.absolute(MediaTime.minimum(s + step.multiplied(by: Int32($0)), end)) }
+            for r in try generator.generate(at: times) {
+                guard case .success(let thumb) = r.result else { continue }   // (a damaged stretch: its frames left out)
+                try body(thumb.image, n)
+                n += 1
             }
-            return n
         }
-        let frames = try frames { image, n in try sink.add(image, at: n * 1000 / options.framesPerSecond) }
-        guard frames > 0 else { sink.abandon(); throw MediaError(.decodeFailed, path: path, "no frame of the preview could be decoded") }
-        let size = try sink.finish(at: frames * 1000 / options.framesPerSecond)
-        return PreviewReport(output: output, excerpts: starts, frames: frames, seconds: Double(frames) / Double(options.framesPerSecond),
-                             width: size.width, height: size.height)
+        guard n > 0 || isCancelled() else { throw MediaError(.decodeFailed, path: path, "no frame of the preview could be decoded") }
+        return (starts, n)
     }
 
     /// Where the excerpts start: in the chosen scenes (their middles, the excerpt centred and kept inside the file),

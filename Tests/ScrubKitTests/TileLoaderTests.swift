@@ -1,0 +1,85 @@
+@testable import ScrubKit
+import Foundation
+import ScrubTerminal
+import Testing
+
+/// `browse`'s tiles: made once, then served from the caches; bounded in memory however large the folder.
+@Suite(.enabled(if: Corpus.samplesAvailable && Reference.available, "needs samples/ and ffmpeg"), .timeLimit(.minutes(2)))
+struct TileLoaderTests {
+    func waitForAll(_ loader: TileLoader, _ paths: [String]) {
+        let end = Date().addingTimeInterval(60)
+        while Date() < end && !paths.allSatisfy({ loader.state(for: $0) != nil }) { usleep(2000) }
+    }
+
+    /// Tiles come with their facts and a picture inside the box; a broken file's tile says why; a second grid on
+    /// the same caches makes nothing (facts from scrubkit's cache, pictures from the desktop's) and shows the same.
+    @Test func tilesAreMadeOnceThenServedFromTheCaches() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-tiles-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let broken = dir + "/broken.mp4"
+        _ = FileManager.default.createFile(atPath: broken, contents: Data(repeating: 9, count: 3000))
+        let paths = [Corpus.sample("h264_gop2s.mp4"), Corpus.sample("rotated90.mp4"), Corpus.sample("scenes.mp4"), broken]
+        let box = MaximumSize.box(width: 200, height: 120)
+        func loader() -> TileLoader {
+            TileLoader(maximumSize: box, cache: ThumbnailCache(memoryBudget: 0, directory: dir + "/scrubkit"),
+                       desktop: DesktopThumbnailer(desktop: DesktopThumbnails(root: dir + "/thumbnails", application: "test"), software: "test"),
+                       memoryBudget: 8 << 20)
+        }
+        let first = loader()
+        first.want(paths)
+        waitForAll(first, paths)
+        #expect(first.counts.made == 3 && first.counts.fromCache == 0)
+        guard case .ready(let facts, let picture?)? = first.state(for: paths[0]) else { Issue.record("no tile: \(String(describing: first.state(for: paths[0])))"); return }
+        let info = MediaInspector(verifiesDecoding: false).inspect(path: paths[0])
+        #expect(facts.codec == info.video?.codec && facts.width == info.video?.displayWidth && facts.height == info.video?.displayHeight)
+        #expect(abs((facts.duration ?? 0) - info.duration.seconds) < 0.001 && facts.durationText != nil)
+        #expect(picture.width <= 200 && picture.height <= 120 && (picture.width == 200 || picture.height == 120))
+        guard case .ready(_, let upright?)? = first.state(for: paths[1]) else { Issue.record("no rotated tile"); return }
+        #expect(upright.height > upright.width, "rotated90.mp4 shown upright")
+        guard case .failed(let why)? = first.state(for: broken) else { Issue.record("the broken file's tile"); return }
+        #expect(!why.isEmpty && !why.contains(broken), "one line, without the path: \(why)")
+        first.close()
+
+        let second = loader()
+        second.want(paths)
+        waitForAll(second, paths)
+        #expect(second.counts.made == 0 && second.counts.fromCache == 3, "\(second.counts)")
+        guard case .ready(let again, let cached?)? = second.state(for: paths[0]) else { Issue.record("no cached tile"); return }
+        #expect(again == facts && cached.width == picture.width && cached.height == picture.height)
+        second.close()
+    }
+
+    /// 10,000 files: listing them is quick, and paging through screens of tiles keeps no more pictures than the
+    /// budget — the first screen's are dropped — while the facts of every tile made stay.
+    @Test func tenThousandFilesStayWithinTheBudget() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-10k-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = dir + "/.clip.mp4"
+        _ = Reference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10:duration=1", "-c:v", "libx264", clip])
+        try #require(FileManager.default.fileExists(atPath: clip), "ffmpeg made the clip")
+        for n in 0..<10_000 { try FileManager.default.createSymbolicLink(atPath: "\(dir)/v\(n).mp4", withDestinationPath: clip) }
+        let listing = try BrowseListing(folder: dir)
+        let entries = listing.entries(order: .name)
+        #expect(entries.count == 10_000 && entries[2].name == "v2.mp4")
+        let layout = BrowseLayout(columns: 120, rows: 40, cell: CellGeometry(width: 10, height: 20, wholeCells: false))
+        let tileBytes = layout.tileWidth * 10 * layout.pictureRows * 20 * 3
+        let budget = tileBytes * layout.tilesPerScreen * 2
+        let loader = TileLoader(maximumSize: .box(width: layout.tileWidth * 10, height: layout.pictureRows * 20), cache: nil, desktop: nil,
+                                memoryBudget: budget)
+        defer { loader.close() }
+        var selection = BrowseSelection(count: entries.count)
+        var firstScreen: [String] = []
+        for page in 0..<6 {
+            let shown = selection.visible(layout).map { entries[$0].path }
+            if page == 0 { firstScreen = shown }
+            loader.want(selection.wanted(layout).map { entries[$0].path })
+            waitForAll(loader, shown)
+            #expect(loader.keptBytes <= budget, "page \(page): \(loader.keptBytes) > \(budget)")
+            selection.move(by: layout.tilesPerScreen, in: layout)
+        }
+        #expect(firstScreen.allSatisfy { loader.state(for: $0) == nil }, "the first screen's pictures were dropped")
+        #expect(firstScreen.allSatisfy { (p: String) in loader.facts(for: p)?.codec == "h264" }, "their facts stay")
+    }
+}
