@@ -99,7 +99,7 @@ import Testing
 
     @Test func everyCommandHasAPageWithTheSectionsAndOptionsOfItsHelp() throws {
         let pages = try Self.pages()
-        let commands = ["info", "thumb", "downsample", "thumbs", "preview", "cut", "play", "bench", "cache", "manual", "completions"]
+        let commands = ["info", "thumb", "downsample", "thumbs", "preview", "cut", "play", "browse", "bench", "cache", "manual", "completions"]
         #expect(pages == ["scrubkit"] + commands.map { "scrubkit-" + $0 })
         for command in commands {
             let page = try Scrub.run(["manual", command])
