@@ -44,17 +44,18 @@ extension BrowseApp {
 }
 
 /// The selected tile's moving preview: after ``pause`` seconds on a tile its preview frames are made in the
-/// background (kept for the session in a ``MemoryCache``: coming back plays at once), then shown in a loop at
-/// ``framesPerSecond``.
+/// background (``TilePreview``: kept in the thumbnail cache, and for the session in memory — coming back plays at
+/// once), then shown in a loop at ``TilePreview/framesPerSecond``.
 struct TileMotion {
     /// Seconds on a tile before its preview plays.
     static let pause = 0.8
-    /// Preview frames a second.
-    static let framesPerSecond = 8
     private var path: String? = nil
     private var since = 0.0
     private var playingSince: Double? = nil
-    private let previews = TilePreviews()
+    private let previews: TilePreviews
+
+    /// Previews read from and kept in `cache`.
+    init(cache: ThumbnailCache?) { previews = TilePreviews(cache: cache) }
 
     /// Whether a preview is playing (the screen changes without input).
     var isPlaying: Bool { playingSince != nil || previews.isMaking }
@@ -74,16 +75,21 @@ struct TileMotion {
         guard let frames = previews.frames(for: path, size: size), !frames.isEmpty else { return nil }
         let start = playingSince ?? now
         playingSince = start
-        let n = Int((now - start) * Double(TileMotion.framesPerSecond)) % frames.count
+        let n = Int((now - start) * Double(TilePreview.framesPerSecond)) % frames.count
         return (n, frames[n])
     }
 }
 
-/// Preview frames of tiles, made one file at a time on a thread of their own and kept (bounded) for the session.
+/// Preview frames of tiles, made (or read from the cache) one file at a time on a thread of their own and kept
+/// (bounded) in memory for the session.
 final class TilePreviews: Sendable {
     private let made = MemoryCache<String, [RGBImage]>(budget: 96 << 20)
+    private let cache: ThumbnailCache?
     /// The preview being made (its key), and whether it was cancelled.
     private let job = Locked<(key: String, cancelled: Bool)?>(nil)
+
+    /// Previews read from and kept in `cache`.
+    init(cache: ThumbnailCache?) { self.cache = cache }
 
     /// Whether a preview is being made.
     var isMaking: Bool { job.withLock { $0.map { !$0.cancelled } ?? false } }
@@ -94,18 +100,14 @@ final class TilePreviews: Sendable {
         let key = path + "|" + size.key
         if let frames = made.value(for: key) { return frames }
         let start = job.withLock { j -> Bool in
-            if let j, j.key == key, !j.cancelled { return false }
-            guard j == nil || j!.cancelled else { return false }   // (one at a time: the cancelled one ends first)
+            guard j == nil else { return false }   // (one at a time: a cancelled one ends first)
             j = (key, false)
             return true
         }
         guard start else { return nil }
         Thread.detachNewThread { [self] in
-            var options = PreviewOptions()
-            (options.maximumSize, options.count, options.excerptSeconds, options.framesPerSecond) = (size, 6, 1, TileMotion.framesPerSecond)
-            var frames: [RGBImage] = []
             let cancelled = { self.job.withLock { $0?.cancelled ?? true } }
-            _ = try? PreviewMaker.frames(of: path, options: options, isCancelled: cancelled) { image, _ in frames.append(image) }
+            let frames = (try? TilePreview.frames(of: path, size: size, cache: cache, isCancelled: cancelled)) ?? []
             job.withLock { j in
                 if j?.cancelled == false { made.insert(frames, for: key, cost: max(1, frames.reduce(0) { $0 + $1.pixels.count })) }
                 j = nil

@@ -64,7 +64,7 @@ public final class BrowseApp: @unchecked Sendable {   // unchecked: UI state on 
     var scrub: (index: Int, fraction: Double)? = nil
     var scrubPictures: HoverThumbnails? = nil
     /// The selected tile's moving preview.
-    var motion = TileMotion()
+    lazy var motion = TileMotion(cache: options.cache)
     /// Folders gone into (Backspace comes back), with the tile to select again.
     var trail: [(folder: String, name: String)] = []
     /// Lines for after the screen is restored (files the player could not play).

@@ -83,3 +83,22 @@ struct TileLoaderTests {
         #expect(firstScreen.allSatisfy { (p: String) in loader.facts(for: p)?.codec == "h264" }, "their facts stay")
     }
 }
+
+/// A tile's moving preview: its frames kept in the thumbnail cache, read back whole the next time.
+@Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"), .timeLimit(.minutes(2)))
+struct TilePreviewTests {
+    @Test func previewFramesAreMadeOnceThenReadFromTheCache() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-motion-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cache = ThumbnailCache(memoryBudget: 0, directory: dir)
+        let size = MaximumSize.box(width: 160, height: 90)
+        let made = try TilePreview.frames(of: Corpus.sample("scenes.mp4"), size: size, cache: cache)
+        #expect(made.count == TilePreview.excerpts * Int(TilePreview.excerptSeconds) * TilePreview.framesPerSecond)
+        #expect(made.allSatisfy { $0.width <= 160 && $0.height <= 90 } && Set(made.map(\.pixels)).count > made.count / 2, "moving frames")
+        // Cancelled at once: only the cache can answer.
+        let read = try TilePreview.frames(of: Corpus.sample("scenes.mp4"), size: size, cache: cache, isCancelled: { true })
+        #expect(read == made)
+        #expect(TilePreview.decode(Array(TilePreview.encode(made)!.dropLast(3))) == nil, "a damaged entry is a miss")
+        #expect(throws: MediaError.self) { try TilePreview.frames(of: Corpus.sample("large_6000x4000.jpg") + ".missing", size: size, cache: cache) }
+    }
+}

@@ -17,6 +17,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         case batch
         /// A browse tile's facts about its file (length, codec, size: ``TileFacts``).
         case facts
+        /// A browse tile's moving preview: its frames, deflated (``TilePreview``).
+        case tilePreview = "motion"
 
         /// The layout version of this kind's entries.
         public var version: Int { 1 }
