@@ -56,9 +56,10 @@ public struct KittyRenderer: FrameRenderer {
         place(image, column: column, row: row, id: 2, z: 1, cellPixels: cellPixels)
     }
 
-    /// Tiles are images 10, 11, … (one per slot on screen), under the text like the main picture.
+    /// Tiles are images 10, 11, … (one per slot on screen), at z=0: no text goes over a tile, and kitty (0.26 under
+    /// Xvfb) left old glyphs ghosting in every changed cell while any image lay under the text (z<0).
     public func drawTile(_ image: RGBImage, column: Int, row: Int, slot: Int, cellPixels: (w: Int, h: Int)) -> String {
-        place(image, column: column, row: row, id: 10 + slot, z: -1, cellPixels: cellPixels)
+        place(image, column: column, row: row, id: 10 + slot, z: 0, cellPixels: cellPixels)
     }
 
     /// Deletes every image placed (the tiles and anything else).
