@@ -86,22 +86,16 @@ public final class BrowseApp: @unchecked Sendable {   // unchecked: UI state on 
 
     /// Runs until the user quits; 1 when a file opened from the grid could not be played.
     public func run() throws -> Int32 {
-        guard TerminalOutput.isTerminal(1) else {
-            throw TerminalError("scrubkit browse needs a terminal (its standard output must not be redirected)")
+        try FullScreen.run("browse", terminal: terminal, forced: options.graphics, renderer: { [unowned self] in renderer },
+                           resized: { [weak self] in self?.resized.store(true, ordering: .relaxed) }) { choice in
+            renderer = choice.renderer
+            defer { loader?.close(); scrubPictures?.close(); motion.stop(); keyboard.stop() }
+            return loop()
         }
-        let env = ProcessInfo.processInfo.environment
-        if let forced = options.graphics, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
-        try terminal.enter(mouse: true) { sig in KittyRenderer.removeAllLeftovers(); exit(sig == SIGINT ? 130 : 143) }
-        defer {
-            terminal.write(renderer.clearTiles()); terminal.restore(); renderer.removeLeftovers()
-            if terminal.input > 0 { close(terminal.input) }
-        }
-        renderer = GraphicsDetection.choose(forced: options.graphics, env: env, keyboard: terminal.hasKeyboard ? terminal.input : nil).renderer
-        let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        signal(SIGWINCH, SIG_IGN)
-        winch.setEventHandler { [weak self] in self?.resized.store(true, ordering: .relaxed) }
-        winch.resume()
-        defer { winch.cancel(); loader?.close(); scrubPictures?.close(); motion.stop(); keyboard.stop() }
+    }
+
+    /// Keys, drawing and tiles until the user quits.
+    func loop() -> Int32 {
         startKeyboard()
         refreshEntries(keeping: nil)
         while !quit.load(ordering: .relaxed) {

@@ -134,28 +134,14 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// Runs until the user quits. Throws (with the terminal restored) when the only file cannot be played; of a
     /// playlist's entries, those that cannot be played are skipped (``failures``) and the result is 1 if any were.
     public func run() throws -> Int32 {
-        guard TerminalOutput.isTerminal(1) else {
-            throw TerminalError("scrubkit play needs a terminal (its standard output must not be redirected)")
+        try FullScreen.run("play", terminal: terminal, forced: options.graphics, renderer: { [unowned self] in renderer },
+                           resized: { [weak self] in self?.resized.store(true, ordering: .relaxed) }) { choice in
+            graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
+            pictureRenderer = choice.renderer
+            defer { loudnessScan?.cancel(); hover?.close(); keyboardThread.stop() }
+            startInputThread()
+            return try playAll()
         }
-        let env = ProcessInfo.processInfo.environment
-        // A forced mode this terminal cannot show would print base64 or escape codes as text: refuse it up front.
-        if let forced = options.graphics, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
-        try terminal.enter(mouse: true) { sig in KittyRenderer.removeAllLeftovers(); exit(sig == SIGINT ? 130 : 143) }
-        defer {
-            terminal.write(renderer.clear()); terminal.restore(); renderer.removeLeftovers()
-            if terminal.input > 0 { close(terminal.input) }   // the /dev/tty opened for keys
-        }
-        // The terminal is asked only with the keyboard ours (in the background its answers would reach the shell).
-        let choice = GraphicsDetection.choose(forced: options.graphics, env: env, keyboard: terminal.hasKeyboard ? terminal.input : nil)
-        graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
-        pictureRenderer = choice.renderer
-        let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        signal(SIGWINCH, SIG_IGN)
-        winch.setEventHandler { [weak self] in self?.resized.store(true, ordering: .relaxed) }
-        winch.resume()
-        defer { winch.cancel(); loudnessScan?.cancel(); hover?.close(); keyboardThread.stop() }
-        startInputThread()
-        return try playAll()
     }
 
     func handleResize(_ info: PlayerMediaInfo?) {

@@ -1,0 +1,32 @@
+import Foundation
+
+/// The one way a full-screen program (`play`, `browse`) takes the terminal and gives it back: it refuses a redirected
+/// output and a forced graphics mode the terminal cannot show (it would print escape codes as text), enters full-screen
+/// mode (restored on return, on errors and on signals, kitty's picture files removed), chooses the graphics, and
+/// turns SIGWINCH into a call of `resized`.
+enum FullScreen {
+    /// Runs `body` with the graphics chosen, full screen on `terminal`, for `program` (named in the refusal); `renderer`
+    /// is what to clear the pictures of when it ends.
+    static func run(_ program: String, terminal: RawTerminal, forced: GraphicsKind?, renderer: @escaping () -> FrameRenderer,
+                    resized: @escaping @Sendable () -> Void, _ body: (GraphicsChoice) throws -> Int32) throws -> Int32 {
+        guard TerminalOutput.isTerminal(1) else {
+            throw TerminalError("scrubkit \(program) needs a terminal (its standard output must not be redirected)")
+        }
+        let env = ProcessInfo.processInfo.environment
+        if let forced, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
+        try terminal.enter(mouse: true) { sig in KittyRenderer.removeAllLeftovers(); exit(sig == SIGINT ? 130 : 143) }
+        defer {
+            let r = renderer()
+            terminal.write(r.clearTiles()); terminal.restore(); r.removeLeftovers()
+            if terminal.input > 0 { close(terminal.input) }   // the /dev/tty opened for keys
+        }
+        // The terminal is asked only with the keyboard ours (in the background its answers would reach the shell).
+        let choice = GraphicsDetection.choose(forced: forced, env: env, keyboard: terminal.hasKeyboard ? terminal.input : nil)
+        let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        signal(SIGWINCH, SIG_IGN)
+        winch.setEventHandler { resized() }
+        winch.resume()
+        defer { winch.cancel() }
+        return try body(choice)
+    }
+}
