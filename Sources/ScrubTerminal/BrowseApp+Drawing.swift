@@ -79,8 +79,7 @@ extension BrowseApp {
             switch state {
             case _ where entry.isFolder: text = "▸ folder"
             case .failed(let why)?: text = "⚠ " + why
-            case .ready(let facts, nil)?: text = facts.width == 0 ? "♪ " + facts.codec : "\(facts.codec) \(facts.width)×\(facts.height)"
-            case .ready?: text = "…"
+            case .ready(let facts, _)?: text = facts.width == 0 ? "♪ " + facts.codec : "\(facts.codec) \(facts.width)×\(facts.height)"
             case nil: text = "…"
             }
             let lines = SubtitleText([text], width: layout.tileWidth, maxRows: layout.pictureRows).rows

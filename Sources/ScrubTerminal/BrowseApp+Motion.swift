@@ -83,7 +83,7 @@ struct TileMotion {
 /// Preview frames of tiles, made (or read from the cache) one file at a time on a thread of their own and kept
 /// (bounded) in memory for the session.
 final class TilePreviews: Sendable {
-    private let made = MemoryCache<String, [RGBImage]>(budget: 96 << 20)
+    private let made = MemoryCache<String, [RGBImage]>(budget: 24 << 20)   // (a few tiles' worth: the disk cache keeps them all)
     private let cache: ThumbnailCache?
     /// The preview being made (its key), and whether it was cancelled.
     private let job = Locked<(key: String, cancelled: Bool)?>(nil)
