@@ -12,13 +12,13 @@ extension BrowseApp {
         if changes != loaderChanges || wantedFor != visible {
             loaderChanges = changes
             wantedFor = visible
-            loader.want(selection.wanted(layout).map { entries[$0] }.filter { !$0.isFolder }.map(\.path))
+            loader.want(selection.wanted(layout).compactMap { entries[$0].pictureSource })
         }
         var out = header(loader)
         let motionFrame = movingFrame()
         for (slot, index) in visible.enumerated() {
             let entry = entries[index]
-            let state = entry.isFolder ? nil : loader.state(for: entry.path)
+            let state = entry.pictureSource.flatMap { loader.state(for: $0) }   // (a folder: its cover's)
             var picture: RGBImage? = nil, key = "", caption: String? = nil
             if case .ready(_, let image)? = state { picture = image; key = "ready" }
             if case .failed? = state { key = "failed" }

@@ -58,8 +58,8 @@ public enum BrowseBenchmark {
         /// Waits until every tile on screen is ready or failed; returns the seconds it took.
         func fill() -> Double {
             let t0 = ProcessInfo.processInfo.systemUptime
-            let files = selection.visible(layout).map { entries[$0] }.filter { !$0.isFolder }.map(\.path)
-            loader.want(selection.wanted(layout).map { entries[$0] }.filter { !$0.isFolder }.map(\.path))
+            let files = selection.visible(layout).compactMap { entries[$0].pictureSource }
+            loader.want(selection.wanted(layout).compactMap { entries[$0].pictureSource })
             while !files.allSatisfy({ loader.state(for: $0) != nil }) { usleep(500) }
             report.keptBytes = max(report.keptBytes, loader.keptBytes)
             return ProcessInfo.processInfo.systemUptime - t0

@@ -86,14 +86,20 @@ import Testing
             _ = FileManager.default.createFile(atPath: "\(dir)/\(name)", contents: Data(count: size))
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age * 3600)], ofItemAtPath: "\(dir)/\(name)")
         }
+        _ = FileManager.default.createFile(atPath: "\(dir)/zeta/b10.mkv", contents: Data(count: 10))
+        _ = FileManager.default.createFile(atPath: "\(dir)/zeta/b9.webm", contents: Data(count: 10))
+        _ = FileManager.default.createFile(atPath: "\(dir)/zeta/a.txt", contents: Data(count: 10))
         let listing = try BrowseListing(folder: dir)
+        #expect(listing.all.first?.pictureSource == "\(dir)/zeta/b9.webm", "a folder's picture: its first playable file")
+        #expect(listing.all.last?.pictureSource == listing.all.last?.path)
         #expect(listing.entries(order: .name).map(\.name) == ["zeta", "Clip2.mkv", "clip10.mp4", "song.mp3"])
         #expect(listing.entries(order: .date).map(\.name) == ["zeta", "clip10.mp4", "song.mp3", "Clip2.mkv"])
         #expect(listing.entries(order: .size).map(\.name) == ["zeta", "clip10.mp4", "song.mp3", "Clip2.mkv"])
         let lengths = ["\(dir)/song.mp3": 200.0, "\(dir)/Clip2.mkv": 5.0]
         #expect(listing.entries(order: .duration, duration: { lengths[$0] }).map(\.name) == ["zeta", "song.mp3", "Clip2.mkv", "clip10.mp4"])
         #expect(listing.entries(order: .name, filter: "CLIP").map(\.name) == ["Clip2.mkv", "clip10.mp4"])
-        #expect(try BrowseListing(folder: dir, recursive: true).all.allSatisfy { !$0.isFolder })
+        let flat = try BrowseListing(folder: dir, recursive: true).all
+        #expect(flat.allSatisfy { !$0.isFolder } && flat.contains { $0.name == "zeta/b9.webm" })
         #expect(throws: MediaError.self) { try BrowseListing(folder: dir + "/missing") }
         #expect(BrowseOrder.name.next == .date && BrowseOrder.duration.next == .name)
     }

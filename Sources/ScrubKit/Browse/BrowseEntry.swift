@@ -12,15 +12,22 @@ public struct BrowseEntry: Sendable, Equatable {
     public var size: Int64
     /// Last modification, seconds since 1970.
     public var modified: Double
+    /// For a folder: the file whose picture stands for it (its first playable file, in natural order); nil for a file
+    /// or a folder without one.
+    public var cover: String?
 
     /// An entry with these facts.
-    public init(path: String, name: String, isFolder: Bool, size: Int64, modified: Double) {
+    public init(path: String, name: String, isFolder: Bool, size: Int64, modified: Double, cover: String? = nil) {
         self.path = path
         self.name = name
         self.isFolder = isFolder
         self.size = size
         self.modified = modified
+        self.cover = cover
     }
+
+    /// The file whose tile picture this entry shows: itself, or a folder's cover.
+    public var pictureSource: String? { isFolder ? cover : path }
 }
 
 /// How the grid is ordered (`o` cycles them).
@@ -85,7 +92,16 @@ public struct BrowseListing: Sendable {
         guard stat(path, &st) == 0 else { return nil }
         let isFolder = (st.st_mode & S_IFMT) == S_IFDIR
         let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
-        return BrowseEntry(path: path, name: name, isFolder: isFolder, size: isFolder ? 0 : Int64(st.st_size), modified: modified)
+        return BrowseEntry(path: path, name: name, isFolder: isFolder, size: isFolder ? 0 : Int64(st.st_size), modified: modified,
+                           cover: isFolder ? firstPlayable(in: path) : nil)
+    }
+
+    /// The first playable file directly in `folder` (hidden ones left out), in natural order.
+    static func firstPlayable(in folder: String) -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { !$0.hasPrefix(".") && Playlist.playableExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+            .min { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }
+            .map { (folder as NSString).appendingPathComponent($0) }
     }
 
     /// The entries whose names contain `filter` (case ignored; everything for ""), folders first, each group in
