@@ -124,8 +124,10 @@ public final class BrowseApp: @unchecked Sendable {   // unchecked: UI state on 
             screen = (s.columns, s.rows)
             if s.pixelWidth > 0 && s.pixelHeight > 0 { cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows)) }
         }
+        // Tiles are laid out in the screen's own pixels; their pictures have the renderer's (kitty over SSH sends half).
         let cell = renderer.drawsPictures ? renderer.cellGeometry(cellPixels) : CellGeometry(width: 1, height: 2, wholeCells: true)
-        layout = BrowseLayout(columns: screen.columns, rows: screen.rows, cell: cell, tilePixels: options.tilePixels)
+        let screenCell = cell.wholeCells ? cell : CellGeometry(width: cellPixels.w, height: cellPixels.h, wholeCells: false)
+        layout = BrowseLayout(columns: screen.columns, rows: screen.rows, cell: screenCell, tilePixels: options.tilePixels)
         let size = MaximumSize.box(width: layout.tileWidth * cell.width, height: layout.pictureRows * cell.height)
         if loader?.maximumSize != size {
             loader?.close()
