@@ -106,7 +106,7 @@ final class TilePreviews: Sendable {
         }
         guard start else { return nil }
         Thread.detachNewThread { [self] in
-            let cancelled = { self.job.withLock { $0?.cancelled ?? true } }
+            let cancelled: @Sendable () -> Bool = { self.job.withLock { $0?.cancelled ?? true } }
             let frames = (try? TilePreview.frames(of: path, size: size, cache: cache, isCancelled: cancelled)) ?? []
             job.withLock { j in
                 if j?.cancelled == false { made.insert(frames, for: key, cost: max(1, frames.reduce(0) { $0 + $1.pixels.count })) }

@@ -10,7 +10,7 @@ public enum TilePreview {
 
     /// The preview frames of `path` fitted to `size`: from `cache` when there, else made (and stored). `isCancelled`
     /// stops the making between excerpts (then nothing is stored). Throws when the file has no video to preview.
-    public static func frames(of path: String, size: MaximumSize, cache: ThumbnailCache?, isCancelled: () -> Bool = { false }) throws -> [RGBImage] {
+    public static func frames(of path: String, size: MaximumSize, cache: ThumbnailCache?, isCancelled: @Sendable () -> Bool = { false }) throws -> [RGBImage] {
         let key = SourceIdentity(path: path).map {
             CacheKey(.tilePreview, identity: $0, parts: [size.key, "\(excerpts)x\(excerptSeconds)s", "\(framesPerSecond)fps"])
         }

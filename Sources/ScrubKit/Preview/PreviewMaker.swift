@@ -86,16 +86,17 @@ public enum PreviewMaker {
     /// Every frame of the preview of `path` as `options` say (its excerpts from chosen scenes, in order, one excerpt
     /// decoded at a time) handed to `body` with its number, fitted to `options.maximumSize` — what a preview file
     /// holds, for showing in place (`browse`'s moving tiles). Returns where the excerpts start and how many frames
-    /// there were; `isCancelled` stops it between excerpts. Throws when the file has no video or no frame decodes.
-    public static func frames(of path: String, options: PreviewOptions, isCancelled: () -> Bool = { false },
+    /// there were; `isCancelled` stops it (the scene scan too) between pictures and excerpts. Throws when the file has no video or no frame decodes.
+    public static func frames(of path: String, options: PreviewOptions, isCancelled: @Sendable () -> Bool = { false },
                               _ body: (RGBImage, Int) throws -> Void) throws -> (starts: [MediaTime], frames: Int) {
         guard options.count > 0, options.excerptSeconds > 0, options.framesPerSecond > 0 else {
             throw MediaError(.invalidRequest, path: path, "a preview needs at least one excerpt, a length and a frame rate")
         }
         let found: (cuts: [SceneCut], scenes: [Scene])
-        do { found = try SceneDetector().detect(in: path) } catch let e as MediaError where e.kind == .noVideo {
+        do { found = try SceneDetector().detect(in: path, isCancelled: isCancelled) } catch let e as MediaError where e.kind == .noVideo {
             throw MediaError(.noVideo, path: path, "no video to preview")
         }
+        if isCancelled() { return ([], 0) }
         guard let first = found.scenes.first, let last = found.scenes.last else { throw MediaError(.noVideo, path: path, "no video to preview") }
         let start = first.start, end = last.start + last.duration
         let excerpt = MediaTime(seconds: options.excerptSeconds, preferredTimescale: 1000)
