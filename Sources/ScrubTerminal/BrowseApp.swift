@@ -128,12 +128,10 @@ public final class BrowseApp: @unchecked Sendable {   // unchecked: UI state on 
         let cell = renderer.drawsPictures ? renderer.cellGeometry(cellPixels) : CellGeometry(width: 1, height: 2, wholeCells: true)
         let screenCell = cell.wholeCells ? cell : CellGeometry(width: cellPixels.w, height: cellPixels.h, wholeCells: false)
         layout = BrowseLayout(columns: screen.columns, rows: screen.rows, cell: screenCell, tilePixels: options.tilePixels)
-        let size = MaximumSize.box(width: layout.tileWidth * cell.width, height: layout.pictureRows * cell.height)
+        let size = layout.pictureSize(cell: cell)
         if loader?.maximumSize != size {
             loader?.close()
-            let tileBytes = layout.tileWidth * cell.width * layout.pictureRows * cell.height * 3
-            loader = TileLoader(maximumSize: size, cache: options.cache, desktop: options.desktop,
-                                memoryBudget: max(8 << 20, tileBytes * layout.tilesPerScreen * 4))
+            loader = TileLoader(maximumSize: size, cache: options.cache, desktop: options.desktop, memoryBudget: layout.pictureBudget(cell: cell))
         }
         selection.update(count: entries.count, layout: layout)
         stopMotion()

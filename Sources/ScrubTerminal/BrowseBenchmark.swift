@@ -50,8 +50,8 @@ public enum BrowseBenchmark {
         report.entries = entries.count
         let cell = CellGeometry(width: 10, height: 20, wholeCells: false)
         let layout = BrowseLayout(columns: columns, rows: rows, cell: cell, tilePixels: options.tilePixels)
-        let size = MaximumSize.box(width: layout.tileWidth * cell.width, height: layout.pictureRows * cell.height)
-        report.budget = max(8 << 20, layout.tileWidth * cell.width * layout.pictureRows * cell.height * 3 * layout.tilesPerScreen * 4)
+        let size = layout.pictureSize(cell: cell)
+        report.budget = layout.pictureBudget(cell: cell)
         let loader = TileLoader(maximumSize: size, cache: options.cache, desktop: options.desktop, memoryBudget: report.budget)
         defer { loader.close() }
         var selection = BrowseSelection(count: entries.count)

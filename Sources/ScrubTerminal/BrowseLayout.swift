@@ -1,3 +1,5 @@
+import ScrubKit
+
 /// The geometry of `scrubkit browse`'s grid, and which tiles it shows: a header row, tiles in rows under it, and an
 /// info line at the bottom. Each tile is a picture of `pictureRows` rows over a name line; one blank column and row
 /// between tiles hold the frame drawn round the selected one. Plain values: the selection and scrolling live in
@@ -38,6 +40,18 @@ public struct BrowseLayout: Sendable, Equatable {
         let gridRows = self.rows - 3   // header, its gap, info line
         pictureRows = max(1, min(max(1, gridRows - 2), Int((pixelsDown / Double(max(1, cell.height))).rounded())))
         tilesDown = max(1, gridRows / (pictureRows + 2))
+    }
+
+    /// The box tile pictures are fitted to, for a renderer whose cells show `cell` pixels (kitty over SSH: half the
+    /// screen's).
+    public func pictureSize(cell: CellGeometry) -> MaximumSize {
+        .box(width: tileWidth * cell.width, height: pictureRows * cell.height)
+    }
+
+    /// The bytes of tile pictures kept for pictures of `cell` pixels a cell: four screens' worth (the screen, the next,
+    /// the one before, and one for moving back and forth), at least 8 MiB.
+    public func pictureBudget(cell: CellGeometry) -> Int {
+        max(8 << 20, tileWidth * cell.width * pictureRows * cell.height * 3 * tilesPerScreen * 4)
     }
 
     /// The cell where tile `slot` (0-based on screen, row by row) starts: its picture's top-left.

@@ -147,9 +147,11 @@ public final class TileLoader: Sendable {
         } catch let e as MediaError where e.kind == .noVideo {
             let info = MediaInspector(verifiesDecoding: false).inspect(path: path)
             if let error = info.error { return .failure(error) }
-            let facts = TileFacts(info)
+            // (No picture to show: stored with no size, so the next grid takes it from the cache as sound only.)
+            let found = TileFacts(info)
+            let facts = TileFacts(duration: found.duration, codec: found.codec, width: 0, height: 0)
             cache?.store(facts.payload, for: factsKey)
-            return .success((TileFacts(duration: facts.duration, codec: facts.codec, width: 0, height: 0), nil, false))
+            return .success((facts, nil, false))
         } catch let e as MediaError {
             return .failure(e)
         } catch {
