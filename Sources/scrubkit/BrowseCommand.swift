@@ -85,12 +85,7 @@ enum BrowseCommand {
     }
 
     static func bench(_ operands: [String], _ p: ParsedArguments, _ options: BrowseApp.Options) throws -> Int32 {
-        var cols = 160, rows = 48
-        if let s = p.value("--size") {
-            let parts = s.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, parts[0] >= 10, parts[1] >= 5 else { throw UsageError(message: "--size expects COLSxROWS, got '\(s)'", command: "browse") }
-            (cols, rows) = (parts[0], parts[1])
-        }
+        let (cols, rows) = try PlayCommand.benchSize(p, minimumRows: 5, command: "browse")
         guard operands.count == 1 else { throw UsageError(message: "--bench measures one folder", command: "browse") }
         do {
             let report = try BrowseBenchmark.run(folder: operands[0], columns: cols, rows: rows, options: options, scrubFile: p.value("--scrub-file"))

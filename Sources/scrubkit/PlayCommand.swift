@@ -122,6 +122,14 @@ enum PlayCommand {
     static let sharedOptionNames = ["--exact", "--cut-dir", "--screenshot-dir", "--no-audio", "--audio-device", "--aid",
                                     "--no-pitch-correction", "--av-offset"]
 
+    /// `--size COLSxROWS` of a headless benchmark (default 160×48; at least 10 columns and `minimumRows` rows).
+    static func benchSize(_ p: ParsedArguments, minimumRows: Int, command: String) throws -> (columns: Int, rows: Int) {
+        guard let s = p.value("--size") else { return (160, 48) }
+        let parts = s.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] >= 10, parts[1] >= minimumRows else { throw UsageError(message: "--size expects COLSxROWS, got '\(s)'", command: command) }
+        return (parts[0], parts[1])
+    }
+
     /// `--graphics`: nil for auto.
     static func graphics(_ p: ParsedArguments, command: String) throws -> GraphicsKind? {
         guard let g = p.value("--graphics"), g != "auto" else { return nil }
@@ -170,12 +178,7 @@ enum PlayCommand {
 
     static func bench(_ path: String, _ p: ParsedArguments, _ kind: GraphicsKind) throws -> Int32 {
         let seconds = Double(try p.int("--seconds", in: 1...3600, command: "play") ?? 10)
-        var cols = 160, rows = 48
-        if let s = p.value("--size") {
-            let parts = s.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, parts[0] >= 10, parts[1] >= 3 else { throw UsageError(message: "--size expects COLSxROWS, got '\(s)'", command: "play") }
-            (cols, rows) = (parts[0], parts[1])
-        }
+        let (cols, rows) = try benchSize(p, minimumRows: 3, command: "play")
         var sound: SoundOptions? = nil
         if p.flag("--with-audio") {
             sound = SoundOptions(device: p.value("--audio-device"), streamNumber: try p.int("--aid", in: 1...64, command: "play"))
