@@ -118,6 +118,10 @@ AVRational av_guess_sample_aspect_ratio(AVFormatContext *a0, AVStream *a1, AVFra
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_guess_sample_aspect_ratio)(a0, a1, a2);
 }
 
+int av_index_search_timestamp(AVStream *a0, int64_t a1, int a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_index_search_timestamp)(a0, a1, a2);
+}
+
 int av_interleaved_write_frame(AVFormatContext *a0, AVPacket *a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_interleaved_write_frame)(a0, a1);
 }
@@ -351,6 +355,10 @@ void avformat_free_context(AVFormatContext *a0) {
 
 int avformat_index_get_entries_count(const AVStream *a0) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_index_get_entries_count)(a0);
+}
+
+const AVIndexEntry *avformat_index_get_entry(AVStream *a0, int a1) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, avformat_index_get_entry)(a0, a1);
 }
 
 const AVIndexEntry *avformat_index_get_entry_from_timestamp(AVStream *a0, int64_t a1, int a2) {

@@ -93,17 +93,33 @@ public final class Demuxer {
         self.deadline = deadline
         self.ranged = ranged
         let name = String(cString: ctx.pointee.iformat.pointee.name)
-        let isStillFormat = name == "image2" || (name.hasSuffix("_pipe") && name != "gif_pipe")
         if maxPixels > 0 && refusesOversized { try refuseOversized(above: maxPixels) }
-        if probes && (probesStills || !isStillFormat) {
-            let found = probe(maxPixels: maxPixels)
-            if found < 0 {
-                if isURL && (found == scrub_averror_exit() || found == -ETIMEDOUT) { throw timedOut() }
-                throw FFmpegError(found, "read stream info")
-            }
+        if probes {
+            do { try probeStreams(maxPixels: maxPixels, probesStills: probesStills, armingDeadline: false) }
+            catch is TimedOut { throw timedOut() }
         }
         isLive = isURL && (name == "hls" || name == "dash")
             && (ctx.pointee.duration <= 0 || ctx.pointee.duration == MediaTime.noTimestamp)
+    }
+
+    /// FFmpeg's probe of the streams (`avformat_find_stream_info`), as an open with `probes: true` does it, for a
+    /// demuxer opened with `probes: false` whose header turned out not to say enough. Call before reading packets.
+    /// Single-image formats are probed only with `probesStills`.
+    public func probeStreams(maxPixels: Int, probesStills: Bool) throws {
+        try probeStreams(maxPixels: maxPixels, probesStills: probesStills, armingDeadline: true)
+    }
+
+    /// The probe; `armingDeadline` false inside the open, whose own deadline covers it.
+    private func probeStreams(maxPixels: Int, probesStills: Bool, armingDeadline: Bool) throws {
+        let name = formatName
+        let isStillFormat = name == "image2" || (name.hasSuffix("_pipe") && name != "gif_pipe")
+        guard probesStills || !isStillFormat else { return }
+        if armingDeadline { armDeadline() }
+        let found = probe(maxPixels: maxPixels)
+        if found < 0 {
+            if deadline != nil && (found == scrub_averror_exit() || found == -ETIMEDOUT) { throw TimedOut(seconds: Demuxer.networkTimeout, attempts: 1) }
+            throw FFmpegError(found, "read stream info")
+        }
     }
 
     /// Throws ``PictureTooLarge`` when a video stream's header declares more than `maxPixels` pixels.
@@ -149,7 +165,7 @@ public final class Demuxer {
     }
 
     /// The bounded-range reader of a progressive file over HTTP (nil otherwise).
-    private var ranged: UnsafeMutablePointer<AVIOContext>? = nil
+    private(set) var ranged: UnsafeMutablePointer<AVIOContext>? = nil
 
     /// HTTP requests made and body bytes read through bounded ranges (zero for files and playlists).
     public var rangedTransfer: (requests: Int, bytes: Int) {

@@ -29,6 +29,12 @@ struct RemoteMediaTests {
                 .write(toFile: dir + "/hls/live.m3u8", atomically: true, encoding: .utf8)
         }
         try? FileManager.default.copyItem(atPath: Scrub.packageRoot.appendingPathComponent("samples/image.png").path, toPath: dir + "/image.png")
+        // Anamorphic (4:3 pixels) said only by the H.264 bitstream: the MP4's own 'pasp' box renamed away.
+        ffmpeg(["-i", sample, "-c", "copy", "-an", "-bsf:v", "h264_metadata=sample_aspect_ratio=4/3", "-movflags", "+faststart", dir + "/vui-sar.mp4"])
+        if var bytes = FileManager.default.contents(atPath: dir + "/vui-sar.mp4"), let r = bytes.range(of: Data("pasp".utf8)) {
+            bytes.replaceSubrange(r, with: Data("free".utf8))
+            FileManager.default.createFile(atPath: dir + "/vui-sar.mp4", contents: bytes)
+        }
         return dir
     }()
 
@@ -113,6 +119,75 @@ struct RemoteMediaTests {
             #expect(served["openEnded"] == 0, "\(served)")
             #expect((served["bytes"] ?? .max) < size * 3 / 10, "\(served) of \(size)")
         }
+    }
+
+    /// One picture over HTTP costs the file's index and that picture's own bytes: the MP4 header (at either end) is
+    /// all that is read before the keyframe at or before 50 %, which is asked for as one exact range — nothing probed
+    /// (FFmpeg's probe would fetch the first picture), nothing read past the keyframe to prove it the last one (the
+    /// index says where the next is). The picture is the one the local file gives.
+    @Test(arguments: ["front.mp4", "end.mp4"])
+    func onePictureReadsTheIndexAndItsKeyframe(file: String) throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("http-log-\(getpid())-\(UUID().uuidString)").path
+        defer { unlink(log) }
+        let path = Self.folder + "/" + file
+        let floor = try #require(Self.moovSize(path)) + (try #require(Self.keyframeSize(path, atOrBefore: 4)))
+        try withServer(["--log", log]) { base in
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("one-\(getpid())-\(file).jpg").path
+            let local = out + ".local.jpg"
+            defer { unlink(out); unlink(local) }
+            let t = try Scrub.run(["thumb", "\(base)/\(file)", "--at", "50%", "-o", out])
+            #expect(t.status == 0, "\(t.stderr)")
+            usleep(300_000)   // the server logs a dropped connection when its write fails
+            let requests = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            let bytes = requests.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
+            #expect(requests.count <= 3, "\(requests)")
+            #expect(bytes <= floor * 3 / 2, "\(bytes) bytes for a floor of \(floor): \(requests)")
+            #expect(try Scrub.run(["thumb", path, "--at", "50%", "-o", local]).status == 0)
+            #expect(FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: local), "the same picture as the file's")
+        }
+    }
+
+    /// Opened from its header alone (nothing probed), a stream whose pixels are not square only by its bitstream's
+    /// word (no 'pasp') is still shown at its shape: FFmpeg reads the ratio from the header's parameter sets.
+    @Test func aHeaderOnlyOpenKeepsTheBitstreamsAspectRatio() throws {
+        try withServer { base in
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("sar-\(getpid()).jpg").path
+            defer { unlink(out) }
+            let t = try Scrub.run(["thumb", "\(base)/vui-sar.mp4", "--max-size", "320", "--json", "-o", out])
+            #expect(t.status == 0, "\(t.stderr)")
+            let line = try #require(Scrub.jsonLines(t.stdout).first)
+            #expect(line["width"] as? Int == 320 && line["height"] as? Int == 135, "1280×720 at 4:3 pixels is 1707×720: \(t.stdout)")
+        }
+    }
+
+    /// The size of a file's top-level `moov` box (its index).
+    static func moovSize(_ path: String) -> Int? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        var at = 0
+        while at + 8 <= data.count {
+            let size = data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: data[at + 4..<at + 8], as: UTF8.self) == "moov" { return size }
+            guard size >= 8 else { return nil }
+            at += size
+        }
+        return nil
+    }
+
+    /// The size of the video keyframe presented last at or before `seconds` (ffprobe's packets).
+    static func keyframeSize(_ path: String, atOrBefore seconds: Double) -> Int? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        p.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,size,flags", "-of", "csv=p=0", path]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        guard (try? p.run()) != nil else { return nil }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return text.split(separator: "\n").compactMap { line -> (Double, Int)? in
+            let f = line.split(separator: ",")
+            guard f.count >= 3, f[2].hasPrefix("K"), let t = Double(f[0]), let n = Int(f[1]), t <= seconds else { return nil }
+            return (t, n)
+        }.max { $0.0 < $1.0 }?.1
     }
 
     /// A server that ignores Range (sends whole files): seeks are read through, and the thumbnails still come.

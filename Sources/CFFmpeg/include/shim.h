@@ -215,26 +215,40 @@ static inline void scrub_deadline_set(scrub_deadline *d, double seconds) {
 static inline int scrub_averror_exit(void) { return AVERROR_EXIT; }
 
 // Bounded HTTP ranges: an AVIOContext over FFmpeg's http protocol that asks for `bytes=a-b` ranges of a growing size
-// (256 KiB, doubling on sequential reads up to 8 MiB, back to 256 KiB after a seek) instead of FFmpeg's open-ended
-// `bytes=a-`, which a server fills socket buffers with until FFmpeg hangs up at the next seek. Each range is one request
-// (FFmpeg's `offset`/`end_offset` options). Servers without Range support are read as one stream (seeks skip forward).
+// (8 KiB first — a file's first boxes or the start of its index —, growing on sequential reads: ×4 up to 256 KiB, then
+// ×2 up to 8 MiB; 256 KiB after a seek) instead of FFmpeg's open-ended `bytes=a-`, which a server fills socket buffers with until FFmpeg hangs up at the
+// next seek. Each range is one request (FFmpeg's `offset`/`end_offset` options). A short seek forward inside the open
+// range reads on through it (interleaved samples of another stream) instead of asking again. A caller that knows the
+// exact bytes it will read next (an MP4 index gives every sample's place) says so with scrub_ranged_expect: the range
+// opened for them ends exactly where they do. Servers without Range support are read as one stream (seeks skip forward).
 typedef struct scrub_ranged {
     char *url;
     AVDictionary *options;          // timeouts, reconnects, user agent: copied into every request
     AVIOInterruptCB interrupt;
     AVIOContext *inner;             // the open range, reading [inner_pos, inner_end)
     int64_t pos, size, inner_pos, inner_end, chunk;
+    int64_t expect_pos, expect_end;   // the next range opened at expect_pos ends at expect_end (none: expect_end 0)
     int unranged;                   // the server ignores Range: one stream from 0, no seeking
     int64_t requests, bytes;        // for benchmarks and tests
 } scrub_ranged;
 
-enum { SCRUB_RANGE_MIN = 256 << 10, SCRUB_RANGE_MAX = 8 << 20 };
+enum { SCRUB_RANGE_FIRST = 8 << 10, SCRUB_RANGE_MIN = 256 << 10, SCRUB_RANGE_MAX = 8 << 20 };
+
+// The next range of a sequential read: ×4 while small (an index read from its first bytes), ×2 from 256 KiB.
+static inline int64_t scrub_ranged_grow(int64_t chunk) {
+    return FFMIN(chunk < SCRUB_RANGE_MIN ? chunk * 4 : chunk * 2, (int64_t)SCRUB_RANGE_MAX);
+}
 
 static int scrub_ranged_open_inner(scrub_ranged *r) {
     AVDictionary *o = NULL;
     char buf[32];
     av_dict_copy(&o, r->options, 0);
     int64_t end = r->pos + r->chunk;
+    if (r->expect_end > r->pos && r->expect_pos <= r->pos) {
+        end = r->expect_end;
+        r->chunk = 16 << 10;   // what follows an exact range is usually a packet or two: 64 KiB next, then growing
+    }
+    r->expect_end = 0;                      // (one use: any other range first makes it stale)
     if (r->size > 0 && end > r->size) end = r->size;
     if (!r->unranged) {
         snprintf(buf, sizeof buf, "%" PRId64, r->pos); av_dict_set(&o, "offset", buf, 0);
@@ -283,12 +297,22 @@ static int scrub_ranged_read(void *opaque, uint8_t *buf, int n) {
         int ret = scrub_ranged_skip_to_position(r);
         if (ret < 0) return ret;
     }
+    if (r->inner && !r->unranged && r->pos > r->inner_pos && r->pos < r->inner_end && r->pos - r->inner_pos <= SCRUB_RANGE_MIN) {
+        // A short hop forward inside the open range (another stream's samples): those bytes are on their way anyway.
+        uint8_t scratch[16384];
+        while (r->inner_pos < r->pos) {
+            int got = avio_read(r->inner, scratch, (int)FFMIN((int64_t)sizeof scratch, r->pos - r->inner_pos));
+            if (got <= 0) { avio_closep(&r->inner); break; }
+            r->inner_pos += got;
+            r->bytes += got;
+        }
+    }
     for (int attempt = 0; attempt < 3; attempt++) {
         if (r->size >= 0 && r->pos >= r->size) return AVERROR_EOF;
         if (r->inner && !r->unranged && (r->inner_pos != r->pos || r->inner_pos >= r->inner_end)) {
             int sequential = r->inner_pos == r->pos;
             avio_closep(&r->inner);
-            r->chunk = sequential ? FFMIN(r->chunk * 2, SCRUB_RANGE_MAX) : SCRUB_RANGE_MIN;
+            r->chunk = sequential ? scrub_ranged_grow(r->chunk) : SCRUB_RANGE_MIN;
         }
         if (!r->inner) { int ret = scrub_ranged_open_inner(r); if (ret < 0) return ret; }
         int want = (int)FFMIN((int64_t)n, r->inner_end - r->inner_pos);
@@ -321,11 +345,20 @@ static inline AVIOContext *scrub_ranged_open(const char *url, AVDictionary *opti
     av_dict_copy(&r->options, options, 0);
     r->interrupt = interrupt;
     r->size = -1;
-    r->chunk = SCRUB_RANGE_MIN;
+    r->chunk = SCRUB_RANGE_FIRST;
     AVIOContext *pb = avio_alloc_context(buffer, 64 << 10, 0, r, scrub_ranged_read, NULL, scrub_ranged_seek);
     if (!pb || !r->url) { av_free(buffer); av_free(r->url); av_dict_free(&r->options); av_free(r); avio_context_free(&pb); return NULL; }
     pb->seekable = AVIO_SEEKABLE_NORMAL;
     return pb;
+}
+
+// The next range, when it starts in [pos, end), ends exactly at `end`: the caller knows it reads those bytes and no
+// more (an MP4 sample's place and size from the index). Forgotten when a range opens anywhere else first.
+static inline void scrub_ranged_expect(AVIOContext *pb, int64_t pos, int64_t end) {
+    if (!pb || pos < 0 || end <= pos) return;
+    scrub_ranged *r = (scrub_ranged *)pb->opaque;
+    r->expect_pos = pos;
+    r->expect_end = end;
 }
 
 // Requests made and body bytes read so far.

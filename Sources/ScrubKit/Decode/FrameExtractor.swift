@@ -186,8 +186,9 @@ final class FrameExtractor {
         // next keyframe, nearly always past the time, and the back-off below seeks again (twice for 2 s GOPs). Start
         // 2 s earlier at once: a DVD's GOPs are half a second, and MPEG-2 decodes cheaply.
         let lead = source.searchesByTimestamp ? FrameExtractor.timestampSearchLead : .zero
-        if !state.isPositioned || mustSeek(for: time) { try seek(to: time - lead) }
+        // (The target first: a seek tells an HTTP source what will be read up to it.)
         reader.skipTarget = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity)
+        if !state.isPositioned || mustSeek(for: time) { try seek(to: time - lead) }
         reader.drainBound = drainBound()
         defer {
             reader.skipTarget = nil

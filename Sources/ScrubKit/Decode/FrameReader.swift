@@ -138,6 +138,12 @@ final class FrameReader {
                 if pts <= target {
                     candidate.take(from: packet)
                     haveCandidate = true
+                    // A complete index knows the next keyframe: decoded after the target, it cannot qualify, and
+                    // nothing more need be read (over HTTP, not a byte past this keyframe).
+                    if let next = source.completeIndexKeyframe(streamIndex: decoder.streamIndex, after: dts), next > target {
+                        validThrough = next == .max ? .max : next - 1
+                        break
+                    }
                     continue
                 }
                 if haveCandidate { validThrough = pts - 1; break }
@@ -165,6 +171,8 @@ final class FrameReader {
         let ts = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity) ?? 0
         if source.seeksKeyframesByScanning, try seekToKeyframeByScanning(ts) { reset(); return }
         try source.seek(streamIndex: decoder.streamIndex, timestamp: ts)
+        // What is read next: the keyframe alone, or with a target everything decoded up to it.
+        source.expectReading(streamIndex: decoder.streamIndex, from: ts, through: skipTarget ?? .min)
         reset()
     }
 

@@ -26,6 +26,12 @@ protocol PacketSource: AnyObject {
     func indexedKeyframe(streamIndex: Int, after time: MediaTime) -> MediaTime?
     /// The latest packet of any kind at or before `time` in the index; nil without one.
     func indexedPacket(streamIndex: Int, atOrBefore time: MediaTime) -> MediaTime?
+    /// From a complete index (MP4/MOV): the decode time of the first keyframe after `timestamp` (`Int64.max`: none);
+    /// nil when the index cannot tell.
+    func completeIndexKeyframe(streamIndex: Int, after timestamp: Int64) -> Int64?
+    /// After a seek: the reads that follow take the stream's samples from the keyframe at or before `from` through
+    /// those decoded at or before `through` (an HTTP source then asks for exactly those bytes).
+    func expectReading(streamIndex: Int, from: Int64, through: Int64)
     /// Lets only stream `keep`'s packets through (a demuxer read for one stream skips the others' data).
     func discardAllStreams(except keep: Int)
 }

@@ -22,11 +22,15 @@ enum MediaOpener {
         /// The container's header alone, nothing probed (``EarlyFrame``: an MP4/MOV header holds the sizes, times and
         /// index a picture needs), with `.lean`'s pixel limit.
         case headerOnly(pixelLimit: Int)
+        /// One picture of a URL: an MP4/MOV whose header indexes every sample of its video is not probed (the probe
+        /// would fetch the first picture's bytes just to learn its pixel format, which the decoder tells anyway);
+        /// anything else is probed as `.lean`.
+        case headerWhereIndexed(pixelLimit: Int)
 
         /// The pixel limit this probing applies (0: none).
         var pixelLimit: Int {
             switch self {
-            case .full(let limit), .lean(let limit), .headerOnly(let limit): return limit
+            case .full(let limit), .lean(let limit), .headerOnly(let limit), .headerWhereIndexed(let limit): return limit
             case .again: return 0
             }
         }
@@ -86,13 +90,21 @@ enum MediaOpener {
         let head = head ?? self.head(path)
         let headerSize: (width: Int, height: Int)?
         switch probing {
-        case .lean(let limit), .headerOnly(let limit):
+        case .lean(let limit), .headerOnly(let limit), .headerWhereIndexed(let limit):
             headerSize = try checkHeader(path, head: head, pixelLimit: limit)
         case .full, .again:
             headerSize = head.flatMap(ImageHeader.dimensions(bytes:))
         }
         let demuxer = try demux(path, probing)
         return OpenedMedia(path: path, demuxer: demuxer, facts: MediaFacts(demuxer: demuxer, headerSize: headerSize))
+    }
+
+    /// Whether a demuxer opened without probing already knows what a picture needs: an MP4/MOV whose every video
+    /// stream has a codec, a size and a complete index (``Demuxer/hasCompleteIndex(streamIndex:)``).
+    private static func headerIndexesVideo(_ demuxer: Demuxer) -> Bool {
+        let video = demuxer.streams.filter { $0.kind == .video }
+        return demuxer.formatName.hasPrefix("mov,") && !video.isEmpty
+            && video.allSatisfy { $0.width > 0 && $0.height > 0 && $0.codecName != "none" && demuxer.hasCompleteIndex(streamIndex: $0.index) }
     }
 
     /// Demuxers constructed per path while counting is on (nil: off, the default — nothing is kept): how tests check
@@ -113,6 +125,11 @@ enum MediaOpener {
                     if case .headerOnly = probing { probes = false } else { probes = true }
                     return try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true,
                                        probes: probes, timeLeft: timeLeft)
+                case .headerWhereIndexed(let limit):
+                    let demuxer = try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true,
+                                              probes: false, timeLeft: timeLeft)
+                    if !headerIndexesVideo(demuxer) { try demuxer.probeStreams(maxPixels: limit, probesStills: false) }
+                    return demuxer
                 case .again:
                     return try Demuxer(path: path, probesStills: false, timeLeft: timeLeft)
                 }

@@ -22,9 +22,11 @@ final class VideoSource {
 
     /// Opens `path` at the front door (``MediaOpener/open(_:_:head:)``, lean probing) and picks its video stream:
     /// see ``init(_:pixelLimit:allowsCoverArt:)``. `head`: the file's first bytes when the caller already read them.
-    convenience init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false, head: [UInt8]? = nil) throws {
-        try self.init(MediaOpener.open(path, .lean(pixelLimit: pixelLimit), head: head), pixelLimit: pixelLimit,
-                      allowsCoverArt: allowsCoverArt)
+    /// `onePicture`: a URL from which one picture is wanted, whose MP4/MOV header, when it indexes the video, is all
+    /// that is read before the picture's own bytes (``MediaOpener/Probing/headerWhereIndexed(pixelLimit:)``).
+    convenience init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false, head: [UInt8]? = nil, onePicture: Bool = false) throws {
+        let probing: MediaOpener.Probing = onePicture && Demuxer.isURL(path) ? .headerWhereIndexed(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)
+        try self.init(MediaOpener.open(path, probing, head: head), pixelLimit: pixelLimit, allowsCoverArt: allowsCoverArt)
     }
 
     /// A second source on a file already opened at the front door, for another decoder (the second half of a

@@ -66,6 +66,12 @@ final class QueuedStream: PacketSource, Sendable {
         (try? reader.perform(moves: false) { $0.indexedPacket(streamIndex: streamIndex, atOrBefore: time) }) ?? nil
     }
 
+    /// (Read ahead for every stream at once: what one stream will read is no hint to the reader.)
+    func completeIndexKeyframe(streamIndex: Int, after timestamp: Int64) -> Int64? { nil }
+
+    /// (As above.)
+    func expectReading(streamIndex: Int, from: Int64, through: Int64) {}
+
     /// (The reader already lets only the streams it queues through.)
     func discardAllStreams(except keep: Int) {}
 }

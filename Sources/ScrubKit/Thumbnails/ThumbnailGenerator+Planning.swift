@@ -23,7 +23,8 @@ extension ThumbnailGenerator {
         let early = allowsParallelDecoding && !selectsRepresentativeFrames && fixedTimes?.count == 1
             ? EarlyFrame.start(self, at: fixedTimes![0], cores: cores, head: head) : nil
         defer { early?.cancel() }   // (whatever happens here, the other core stops at its next frame)
-        let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true, head: head)
+        let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true, head: head,
+                                     onePicture: !selectsRepresentativeFrames && fixedTimes?.count == 1)
         let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
                                                 sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)
         // A plan (`--count`, `--every`) needs a length: for a stream that does not say (raw H.264), count its frames.
