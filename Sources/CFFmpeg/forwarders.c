@@ -193,6 +193,10 @@ int av_read_frame(AVFormatContext *a0, AVPacket *a1) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_read_frame)(a0, a1);
 }
 
+int64_t av_rescale_q(int64_t a0, AVRational a1, AVRational a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_rescale_q)(a0, a1, a2);
+}
+
 int av_seek_frame(AVFormatContext *a0, int a1, int64_t a2, int a3) {
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_seek_frame)(a0, a1, a2, a3);
 }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaTime
 
 /// What a complete MP4/MOV index tells before anything is read: where each sample lies, and which are keyframes.
 /// Over HTTP this is what lets a picture cost its own bytes and nothing more (``expectReading(streamIndex:from:through:)``),
@@ -14,21 +15,39 @@ extension Demuxer {
         return frames > 0 && Int64(avformat_index_get_entries_count(st)) == frames
     }
 
-    /// The decode time (stream time base) of the first keyframe after `timestamp` in a complete index: `Int64.max`
-    /// when there is none; nil when the index is not complete (nothing can be told without reading).
-    /// A keyframe decoded after a time is also presented after it (MP4/MOV decode times never pass presentation times).
-    public func completeIndexKeyframe(streamIndex: Int, after timestamp: Int64) -> Int64? {
-        guard timestamp < Int64.max, hasCompleteIndex(streamIndex: streamIndex) else { return nil }
-        guard let entry = avformat_index_get_entry_from_timestamp(stream(streamIndex), timestamp + 1, 0) else { return Int64.max }
-        return entry.pointee.timestamp
+    /// From the index alone: how far the keyframe decoded at `keyframe` (stream time base) stays the last keyframe at
+    /// or before a time — at least through `target`, or nil when the index cannot tell (then packets must be read).
+    /// A complete index names the next keyframe (`Int64.max`: none, the end of the stream). Otherwise (a fragmented
+    /// file's index holds the fragments read so far) the samples after it are followed while each lies right after the
+    /// one before in the file (the same run: nothing missing between them) to one decoded after `target` with no
+    /// keyframe before it. A keyframe decoded after a time is also presented after it (MP4/MOV decode times never
+    /// pass presentation times).
+    public func indexedKeyframeLasts(streamIndex: Int, keyframe: Int64, target: Int64) -> Int64? {
+        guard formatName.hasPrefix("mov,"), keyframe < target else { return nil }
+        let st = stream(streamIndex)
+        if hasCompleteIndex(streamIndex: streamIndex) {
+            guard let next = avformat_index_get_entry_from_timestamp(st, keyframe + 1, 0) else { return Int64.max }
+            return next.pointee.timestamp > target ? next.pointee.timestamp - 1 : nil
+        }
+        var i = av_index_search_timestamp(st, keyframe, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY)
+        guard i >= 0, var previous = avformat_index_get_entry(st, i), previous.pointee.timestamp == keyframe else { return nil }
+        let count = avformat_index_get_entries_count(st)
+        while i + 1 < count, let e = avformat_index_get_entry(st, i + 1), e.pointee.pos == previous.pointee.pos + Int64(previous.pointee.size) {
+            if e.pointee.timestamp > target { return e.pointee.timestamp - 1 }
+            if e.pointee.flags & AVINDEX_KEYFRAME != 0 { return nil }
+            previous = e
+            i += 1
+        }
+        return nil
     }
 
-    /// Tells an HTTP source the exact bytes the next reads of `streamIndex` take, from a complete index: its samples
+    /// Tells an HTTP source the exact bytes the next reads of `streamIndex` take, from the MP4/MOV index: its samples
     /// from the keyframe at or before `from` through the last one decoded at or before `through` (stream time base).
     /// The range then asked for is exactly those bytes (interleaved samples of other streams included). Nothing
-    /// for local files or without a complete index.
+    /// for local files or other formats.
     public func expectReading(streamIndex: Int, from: Int64, through: Int64) {
-        guard ranged != nil, hasCompleteIndex(streamIndex: streamIndex) else { return }
+        // (A fragmented file's index holds the fragments read so far: the one just sought to is among them.)
+        guard ranged != nil, formatName.hasPrefix("mov,") else { return }
         let st = stream(streamIndex)
         let first = av_index_search_timestamp(st, from, AVSEEK_FLAG_BACKWARD)
         guard first >= 0, let keyframe = avformat_index_get_entry(st, first) else { return }
@@ -40,5 +59,42 @@ extension Demuxer {
             i += 1
         }
         scrub_ranged_expect(ranged, keyframe.pointee.pos, end)
+    }
+
+    /// A fragmented MP4 over HTTP, opened without probing: its header does not say when the first picture is shown
+    /// (a start FFmpeg's probe learns from the first ~20 frames). The first packets say it: the smallest presentation
+    /// time among those decoded before the first keyframe is shown (no later packet can be shown before it), their
+    /// bytes asked for exactly from the fragment's index — for H.264 the keyframe alone (an MP4 sync sample is an IDR
+    /// picture, which nothing after it is shown before). Then back to the start. Nothing for other files.
+    func learnFragmentedStart() {
+        guard ranged != nil, formatName.hasPrefix("mov,") else { return }
+        for v in 0..<Int(context.pointee.nb_streams) {
+            let st = stream(v)
+            guard st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO, st.pointee.nb_frames == 0,
+                  st.pointee.start_time == MediaTime.noTimestamp, avformat_index_get_entries_count(st) > 0,
+                  let first = avformat_index_get_entry(st, 0) else { continue }
+            let keep = (0..<Int(context.pointee.nb_streams)).map { stream($0).pointee.discard }
+            discardAllStreams(except: v)
+            defer {
+                for (i, d) in keep.enumerated() { stream(i).pointee.discard = d }
+                rewind(streamIndex: v)
+            }
+            guard let packet = try? Packet() else { return }
+            var shown = Int64.max, earliest = Int64.max
+            var sample = first
+            for i in 1...16 {
+                scrub_ranged_expect(ranged, sample.pointee.pos, sample.pointee.pos + Int64(sample.pointee.size))
+                guard (try? read(into: packet)) == true, packet.streamIndex == v else { break }
+                let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+                guard pts != MediaTime.noTimestamp else { break }
+                if shown == .max { shown = pts }
+                earliest = min(earliest, pts)
+                // The next sample decodes at or after the keyframe's time: it and all after it are shown later.
+                guard st.pointee.codecpar.pointee.codec_id != AV_CODEC_ID_H264,
+                      let next = avformat_index_get_entry(st, Int32(i)), next.pointee.timestamp < shown else { break }
+                sample = next
+            }
+            if earliest != .max { st.pointee.start_time = earliest }
+        }
     }
 }

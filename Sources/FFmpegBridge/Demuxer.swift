@@ -94,6 +94,7 @@ public final class Demuxer {
         self.ranged = ranged
         let name = String(cString: ctx.pointee.iformat.pointee.name)
         if maxPixels > 0 && refusesOversized { try refuseOversized(above: maxPixels) }
+        if ranged != nil && !probes { learnFragmentedStart() }   // (what the probe would have learnt of it)
         if probes {
             do { try probeStreams(maxPixels: maxPixels, probesStills: probesStills, armingDeadline: false) }
             catch is TimedOut { throw timedOut() }

@@ -215,8 +215,8 @@ static inline void scrub_deadline_set(scrub_deadline *d, double seconds) {
 static inline int scrub_averror_exit(void) { return AVERROR_EXIT; }
 
 // Bounded HTTP ranges: an AVIOContext over FFmpeg's http protocol that asks for `bytes=a-b` ranges of a growing size
-// (8 KiB first — a file's first boxes or the start of its index —, growing on sequential reads: ×4 up to 256 KiB, then
-// ×2 up to 8 MiB; 256 KiB after a seek) instead of FFmpeg's open-ended `bytes=a-`, which a server fills socket buffers with until FFmpeg hangs up at the
+// (8 KiB first — a file's first boxes or the start of its index —, 16 KiB after a seek — a fragment's header, or
+// the start of what follows —, growing on sequential reads: ×4 up to 256 KiB, then ×2 up to 8 MiB) instead of FFmpeg's open-ended `bytes=a-`, which a server fills socket buffers with until FFmpeg hangs up at the
 // next seek. Each range is one request (FFmpeg's `offset`/`end_offset` options). A short seek forward inside the open
 // range reads on through it (interleaved samples of another stream) instead of asking again. A caller that knows the
 // exact bytes it will read next (an MP4 index gives every sample's place) says so with scrub_ranged_expect: the range
@@ -232,7 +232,7 @@ typedef struct scrub_ranged {
     int64_t requests, bytes;        // for benchmarks and tests
 } scrub_ranged;
 
-enum { SCRUB_RANGE_FIRST = 8 << 10, SCRUB_RANGE_MIN = 256 << 10, SCRUB_RANGE_MAX = 8 << 20 };
+enum { SCRUB_RANGE_FIRST = 8 << 10, SCRUB_RANGE_SEEK = 8 << 10, SCRUB_RANGE_MIN = 256 << 10, SCRUB_RANGE_MAX = 8 << 20 };
 
 // The next range of a sequential read: ×4 while small (an index read from its first bytes), ×2 from 256 KiB.
 static inline int64_t scrub_ranged_grow(int64_t chunk) {
@@ -246,7 +246,7 @@ static int scrub_ranged_open_inner(scrub_ranged *r) {
     int64_t end = r->pos + r->chunk;
     if (r->expect_end > r->pos && r->expect_pos <= r->pos) {
         end = r->expect_end;
-        r->chunk = 16 << 10;   // what follows an exact range is usually a packet or two: 64 KiB next, then growing
+        r->chunk = 4 << 10;    // what follows an exact range is usually a packet or two: 16 KiB next, then growing
     }
     r->expect_end = 0;                      // (one use: any other range first makes it stale)
     if (r->size > 0 && end > r->size) end = r->size;
@@ -312,7 +312,9 @@ static int scrub_ranged_read(void *opaque, uint8_t *buf, int n) {
         if (r->inner && !r->unranged && (r->inner_pos != r->pos || r->inner_pos >= r->inner_end)) {
             int sequential = r->inner_pos == r->pos;
             avio_closep(&r->inner);
-            r->chunk = sequential ? scrub_ranged_grow(r->chunk) : SCRUB_RANGE_MIN;
+            // (After a seek into a file's last 256 KiB — its index, more often than not —: all of it at once.)
+            r->chunk = sequential ? scrub_ranged_grow(r->chunk)
+                     : r->size > 0 && r->size - r->pos <= SCRUB_RANGE_MIN ? r->size - r->pos : SCRUB_RANGE_SEEK;
         }
         if (!r->inner) { int ret = scrub_ranged_open_inner(r); if (ret < 0) return ret; }
         int want = (int)FFMIN((int64_t)n, r->inner_end - r->inner_pos);

@@ -138,10 +138,10 @@ final class FrameReader {
                 if pts <= target {
                     candidate.take(from: packet)
                     haveCandidate = true
-                    // A complete index knows the next keyframe: decoded after the target, it cannot qualify, and
-                    // nothing more need be read (over HTTP, not a byte past this keyframe).
-                    if let next = source.completeIndexKeyframe(streamIndex: decoder.streamIndex, after: dts), next > target {
-                        validThrough = next == .max ? .max : next - 1
+                    // The index may already prove that no later keyframe qualifies: then nothing more need be read
+                    // (over HTTP, not a byte past this keyframe).
+                    if let lasts = source.indexedKeyframeLasts(streamIndex: decoder.streamIndex, keyframe: dts, target: target) {
+                        validThrough = lasts
                         break
                     }
                     continue

@@ -26,9 +26,9 @@ protocol PacketSource: AnyObject {
     func indexedKeyframe(streamIndex: Int, after time: MediaTime) -> MediaTime?
     /// The latest packet of any kind at or before `time` in the index; nil without one.
     func indexedPacket(streamIndex: Int, atOrBefore time: MediaTime) -> MediaTime?
-    /// From a complete index (MP4/MOV): the decode time of the first keyframe after `timestamp` (`Int64.max`: none);
-    /// nil when the index cannot tell.
-    func completeIndexKeyframe(streamIndex: Int, after timestamp: Int64) -> Int64?
+    /// From the index alone (MP4/MOV): how far the keyframe decoded at `keyframe` stays the last one at or before a
+    /// time, when that is past `target` (`Int64.max`: the end); nil when the index cannot tell.
+    func indexedKeyframeLasts(streamIndex: Int, keyframe: Int64, target: Int64) -> Int64?
     /// After a seek: the reads that follow take the stream's samples from the keyframe at or before `from` through
     /// those decoded at or before `through` (an HTTP source then asks for exactly those bytes).
     func expectReading(streamIndex: Int, from: Int64, through: Int64)

@@ -22,9 +22,9 @@ enum MediaOpener {
         /// The container's header alone, nothing probed (``EarlyFrame``: an MP4/MOV header holds the sizes, times and
         /// index a picture needs), with `.lean`'s pixel limit.
         case headerOnly(pixelLimit: Int)
-        /// One picture of a URL: an MP4/MOV whose header indexes every sample of its video is not probed (the probe
-        /// would fetch the first picture's bytes just to learn its pixel format, which the decoder tells anyway);
-        /// anything else is probed as `.lean`.
+        /// One picture of a URL: an MP4/MOV, whose header describes its video, is not probed (the probe would fetch
+        /// the first pictures' bytes just to learn their pixel format, which the decoder tells anyway); anything else
+        /// is probed as `.lean`.
         case headerWhereIndexed(pixelLimit: Int)
 
         /// The pixel limit this probing applies (0: none).
@@ -99,12 +99,13 @@ enum MediaOpener {
         return OpenedMedia(path: path, demuxer: demuxer, facts: MediaFacts(demuxer: demuxer, headerSize: headerSize))
     }
 
-    /// Whether a demuxer opened without probing already knows what a picture needs: an MP4/MOV whose every video
-    /// stream has a codec, a size and a complete index (``Demuxer/hasCompleteIndex(streamIndex:)``).
-    private static func headerIndexesVideo(_ demuxer: Demuxer) -> Bool {
+    /// Whether a demuxer opened without probing already knows what a picture needs: an MP4/MOV (its header describes
+    /// each track: codec, size, parameter sets; its index says where samples are) whose every video stream has a
+    /// codec, a size and a start time (a fragmented MP4 over HTTP learns it from its first packets as it opens).
+    private static func headerDescribesVideo(_ demuxer: Demuxer) -> Bool {
         let video = demuxer.streams.filter { $0.kind == .video }
         return demuxer.formatName.hasPrefix("mov,") && !video.isEmpty
-            && video.allSatisfy { $0.width > 0 && $0.height > 0 && $0.codecName != "none" && demuxer.hasCompleteIndex(streamIndex: $0.index) }
+            && video.allSatisfy { $0.width > 0 && $0.height > 0 && $0.codecName != "none" && $0.startTime.isValid }
     }
 
     /// Demuxers constructed per path while counting is on (nil: off, the default — nothing is kept): how tests check
@@ -128,7 +129,7 @@ enum MediaOpener {
                 case .headerWhereIndexed(let limit):
                     let demuxer = try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true,
                                               probes: false, timeLeft: timeLeft)
-                    if !headerIndexesVideo(demuxer) { try demuxer.probeStreams(maxPixels: limit, probesStills: false) }
+                    if !headerDescribesVideo(demuxer) { try demuxer.probeStreams(maxPixels: limit, probesStills: false) }
                     return demuxer
                 case .again:
                     return try Demuxer(path: path, probesStills: false, timeLeft: timeLeft)

@@ -67,7 +67,7 @@ final class QueuedStream: PacketSource, Sendable {
     }
 
     /// (Read ahead for every stream at once: what one stream will read is no hint to the reader.)
-    func completeIndexKeyframe(streamIndex: Int, after timestamp: Int64) -> Int64? { nil }
+    func indexedKeyframeLasts(streamIndex: Int, keyframe: Int64, target: Int64) -> Int64? { nil }
 
     /// (As above.)
     func expectReading(streamIndex: Int, from: Int64, through: Int64) {}
