@@ -31,6 +31,10 @@ typedef struct {
 static inline int scrub_jpeg_decode(const char *path, int denominator, long long max_pixels, scrub_jpeg_result *out) {
     FILE *f = fopen(path, "rb");
     if (!f) return 1;
+    // libjpeg asks for 4 KiB at a time: with stdio's own 4-KiB buffer that is a read() per 4 KiB (2,600 for a 10 MB
+    // photo). A buffer of our own reads it in 256-KiB pieces (glibc ignores the size without one).
+    char *volatile readahead = (char *)malloc(256 << 10);
+    if (readahead) setvbuf(f, readahead, _IOFBF, 256 << 10);
     struct jpeg_decompress_struct cinfo;
     struct scrub_jpeg_error err;
     unsigned char *volatile pixels = NULL;
@@ -42,7 +46,7 @@ static inline int scrub_jpeg_decode(const char *path, int denominator, long long
         snprintf(out->message, sizeof out->message, "%s", err.message);
         jpeg_destroy_decompress(&cinfo);
         free(pixels);
-        fclose(f);
+        fclose(f); free(readahead);
         return 1;
     }
     jpeg_create_decompress(&cinfo);
@@ -51,10 +55,10 @@ static inline int scrub_jpeg_decode(const char *path, int denominator, long long
     out->full_width = (int)cinfo.image_width;
     out->full_height = (int)cinfo.image_height;
     if ((long long)cinfo.image_width * (long long)cinfo.image_height > max_pixels) {
-        jpeg_destroy_decompress(&cinfo); fclose(f); return 2;
+        jpeg_destroy_decompress(&cinfo); fclose(f); free(readahead); return 2;
     }
     if (cinfo.jpeg_color_space != JCS_YCbCr && cinfo.jpeg_color_space != JCS_GRAYSCALE && cinfo.jpeg_color_space != JCS_RGB) {
-        jpeg_destroy_decompress(&cinfo); fclose(f); return 1;
+        jpeg_destroy_decompress(&cinfo); fclose(f); free(readahead); return 1;
     }
     cinfo.out_color_space = JCS_RGB;
     cinfo.scale_num = 1;
@@ -63,14 +67,14 @@ static inline int scrub_jpeg_decode(const char *path, int denominator, long long
     jpeg_start_decompress(&cinfo);
     int w = (int)cinfo.output_width, h = (int)cinfo.output_height;
     pixels = (unsigned char *)malloc((size_t)w * (size_t)h * 3);
-    if (!pixels) { jpeg_destroy_decompress(&cinfo); fclose(f); return 1; }
+    if (!pixels) { jpeg_destroy_decompress(&cinfo); fclose(f); free(readahead); return 1; }
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = pixels + (size_t)cinfo.output_scanline * (size_t)w * 3;
         jpeg_read_scanlines(&cinfo, &row, 1);
     }
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
-    fclose(f);
+    fclose(f); free(readahead);
     out->pixels = pixels;
     out->width = w;
     out->height = h;
