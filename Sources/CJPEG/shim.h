@@ -5,6 +5,9 @@
 #define SCRUBKIT_CJPEG_SHIM_H
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <jpeglib.h>
 #include <jerror.h>
@@ -18,23 +21,69 @@ static void scrub_jpeg_error_exit(j_common_ptr cinfo) {
 }
 static void scrub_jpeg_silence(j_common_ptr cinfo) { (void)cinfo; }
 
+/// A source reading the file straight into libjpeg's input buffer, 256 KiB per read() (libjpeg's own stdio source
+/// reads 4 KiB at a time through a stdio buffer: 2,600 calls and a second copy for a 10 MB photo). At the end of a
+/// truncated file it hands libjpeg a fake EOI marker, as the stdio source does, so damaged files decode the same.
+typedef struct { struct jpeg_source_mgr pub; int fd; JOCTET *buffer; size_t capacity; int started; } scrub_jpeg_source;
+
+static void scrub_jpeg_source_init(j_decompress_ptr cinfo) { (void)cinfo; }
+static boolean scrub_jpeg_source_fill(j_decompress_ptr cinfo) {
+    scrub_jpeg_source *src = (scrub_jpeg_source *)cinfo->src;
+    ssize_t n;
+    do { n = read(src->fd, src->buffer, src->capacity); } while (n < 0 && errno == EINTR);
+    if (n <= 0) {
+        if (!src->started) ERREXIT(cinfo, JERR_INPUT_EMPTY);
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        src->buffer[0] = (JOCTET)0xFF;
+        src->buffer[1] = (JOCTET)JPEG_EOI;
+        n = 2;
+    }
+    src->pub.next_input_byte = src->buffer;
+    src->pub.bytes_in_buffer = (size_t)n;
+    src->started = 1;
+    return TRUE;
+}
+static void scrub_jpeg_source_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (count <= 0) return;
+    while (count > (long)src->bytes_in_buffer) {
+        count -= (long)src->bytes_in_buffer;
+        (void)scrub_jpeg_source_fill(cinfo);
+    }
+    src->next_input_byte += (size_t)count;
+    src->bytes_in_buffer -= (size_t)count;
+}
+static void scrub_jpeg_source_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
 typedef struct {
-    unsigned char *pixels;   // RGB, width * height * 3 (caller frees with scrub_jpeg_free)
+    unsigned char *pixels;   // RGB, width * height * 3 (caller frees with scrub_jpeg_free); NULL when decoded into `dest`
     int width, height;       // decoded (scaled) size
     int full_width, full_height;
     char message[JMSG_LENGTH_MAX];
 } scrub_jpeg_result;
 
-/// Decodes `path` scaled by 1/`denominator` (1, 2, 4 or 8). Returns 0 on success; 1 when libjpeg cannot or should
-/// not handle it here (error or an unsupported colour space, e.g. CMYK): the caller falls back; 2 when the picture
-/// is above `max_pixels` (checked from the header, before any pixel memory is allocated).
-static inline int scrub_jpeg_decode(const char *path, int denominator, long long max_pixels, scrub_jpeg_result *out) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return 1;
-    // libjpeg asks for 4 KiB at a time: with stdio's own 4-KiB buffer that is a read() per 4 KiB (2,600 for a 10 MB
-    // photo). A buffer of our own reads it in 256-KiB pieces (glibc ignores the size without one).
-    char *volatile readahead = (char *)malloc(256 << 10);
-    if (readahead) setvbuf(f, readahead, _IOFBF, 256 << 10);
+/// Decodes `path` scaled by 1/`denominator` (1, 2, 4 or 8): into `dest` when the scaled picture is exactly
+/// `dest_size` bytes (the caller's buffer: no copy afterwards), else into a buffer of its own (`out->pixels`).
+/// Returns 0 on success; 1 when libjpeg cannot or should not handle it here (error or an unsupported colour space,
+/// e.g. CMYK): the caller falls back; 2 when the picture is above `max_pixels` (checked from the header, before any
+/// pixel memory is allocated).
+static inline int scrub_jpeg_decode(const char *path, int denominator, long long max_pixels, unsigned char *dest,
+                                    size_t dest_size, scrub_jpeg_result *out) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 1;
+    scrub_jpeg_source source;
+    source.capacity = 256 << 10;
+    source.buffer = (JOCTET *)malloc(source.capacity);
+    if (!source.buffer) { close(fd); return 1; }
+    source.fd = fd;
+    source.started = 0;
+    source.pub.init_source = scrub_jpeg_source_init;
+    source.pub.fill_input_buffer = scrub_jpeg_source_fill;
+    source.pub.skip_input_data = scrub_jpeg_source_skip;
+    source.pub.resync_to_restart = jpeg_resync_to_restart;
+    source.pub.term_source = scrub_jpeg_source_term;
+    source.pub.bytes_in_buffer = 0;
+    source.pub.next_input_byte = NULL;
     struct jpeg_decompress_struct cinfo;
     struct scrub_jpeg_error err;
     unsigned char *volatile pixels = NULL;
@@ -45,20 +94,20 @@ static inline int scrub_jpeg_decode(const char *path, int denominator, long long
     if (setjmp(err.jump)) {
         snprintf(out->message, sizeof out->message, "%s", err.message);
         jpeg_destroy_decompress(&cinfo);
-        free(pixels);
-        fclose(f); free(readahead);
+        if (pixels != dest) free(pixels);   // (the caller's buffer stays the caller's)
+        close(fd); free(source.buffer);
         return 1;
     }
     jpeg_create_decompress(&cinfo);
-    jpeg_stdio_src(&cinfo, f);
+    cinfo.src = &source.pub;
     jpeg_read_header(&cinfo, TRUE);
     out->full_width = (int)cinfo.image_width;
     out->full_height = (int)cinfo.image_height;
     if ((long long)cinfo.image_width * (long long)cinfo.image_height > max_pixels) {
-        jpeg_destroy_decompress(&cinfo); fclose(f); free(readahead); return 2;
+        jpeg_destroy_decompress(&cinfo); close(fd); free(source.buffer); return 2;
     }
     if (cinfo.jpeg_color_space != JCS_YCbCr && cinfo.jpeg_color_space != JCS_GRAYSCALE && cinfo.jpeg_color_space != JCS_RGB) {
-        jpeg_destroy_decompress(&cinfo); fclose(f); free(readahead); return 1;
+        jpeg_destroy_decompress(&cinfo); close(fd); free(source.buffer); return 1;
     }
     cinfo.out_color_space = JCS_RGB;
     cinfo.scale_num = 1;
@@ -66,16 +115,17 @@ static inline int scrub_jpeg_decode(const char *path, int denominator, long long
     cinfo.dct_method = JDCT_ISLOW;
     jpeg_start_decompress(&cinfo);
     int w = (int)cinfo.output_width, h = (int)cinfo.output_height;
-    pixels = (unsigned char *)malloc((size_t)w * (size_t)h * 3);
-    if (!pixels) { jpeg_destroy_decompress(&cinfo); fclose(f); free(readahead); return 1; }
+    int into_dest = dest && (size_t)w * (size_t)h * 3 == dest_size;
+    pixels = into_dest ? dest : (unsigned char *)malloc((size_t)w * (size_t)h * 3);
+    if (!pixels) { jpeg_destroy_decompress(&cinfo); close(fd); free(source.buffer); return 1; }
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = pixels + (size_t)cinfo.output_scanline * (size_t)w * 3;
         jpeg_read_scanlines(&cinfo, &row, 1);
     }
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
-    fclose(f); free(readahead);
-    out->pixels = pixels;
+    close(fd); free(source.buffer);
+    out->pixels = into_dest ? NULL : pixels;
     out->width = w;
     out->height = h;
     return 0;

@@ -13,15 +13,25 @@ public enum JPEGDecoder {
         case declined(reason: String)
     }
 
-    /// Decodes `path` at 1/`denominator` (1, 2, 4, 8) of its size.
-    public static func decode(path: String, denominator: Int, maxPixels: Int) -> Outcome {
+    /// Decodes `path` at 1/`denominator` (1, 2, 4, 8) of its size. `fullSize`: the picture's size when the caller
+    /// read it from the header already (at most `maxPixels`): libjpeg then writes the scaled picture straight into the
+    /// returned array (libjpeg's scaled size is ⌈size / denominator⌉), instead of a buffer copied afterwards.
+    public static func decode(path: String, denominator: Int, maxPixels: Int, fullSize: (width: Int, height: Int)? = nil) -> Outcome {
+        let d = [1, 2, 4, 8].contains(denominator) ? denominator : 1
         var result = scrub_jpeg_result()
-        let status = scrub_jpeg_decode(path, Int32([1, 2, 4, 8].contains(denominator) ? denominator : 1), Int64(maxPixels), &result)
         defer { scrub_jpeg_free(&result) }
+        var status: Int32 = 1
+        let expected = fullSize.map { $0.width > 0 && $0.height > 0 && $0.width * $0.height <= maxPixels
+                                      ? (($0.width + d - 1) / d) * (($0.height + d - 1) / d) * 3 : 0 } ?? 0
+        var pixels = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+            status = scrub_jpeg_decode(path, Int32(d), Int64(maxPixels), buffer.baseAddress, buffer.count, &result)
+            initialized = status == 0 && result.pixels == nil ? buffer.count : 0
+        }
         switch status {
         case 0:
-            let count = Int(result.width) * Int(result.height) * 3
-            let pixels = Array(UnsafeBufferPointer(start: result.pixels, count: count))
+            if result.pixels != nil {   // (another size than the header said: libjpeg's own buffer)
+                pixels = Array(UnsafeBufferPointer(start: result.pixels, count: Int(result.width) * Int(result.height) * 3))
+            }
             return .decoded(PackedRGB(width: Int(result.width), height: Int(result.height), pixels: pixels),
                             fullWidth: Int(result.full_width), fullHeight: Int(result.full_height))
         case 2:

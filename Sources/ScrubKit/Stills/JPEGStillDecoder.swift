@@ -15,7 +15,7 @@ struct JPEGStillDecoder: StillDecoder {
         // The largest 1/2^k whose picture still covers the output (then one quality downscale).
         let k = request.allowsShrinkOnLoad && request.maximumSize != .unscaled
             ? ThumbnailGenerator.shrinkFactor(width: w, height: h, covering: g.stored) : 0
-        switch JPEGDecoder.decode(path: path, denominator: 1 << k, maxPixels: request.pixelLimit) {
+        switch JPEGDecoder.decode(path: path, denominator: 1 << k, maxPixels: request.pixelLimit, fullSize: (w, h)) {
         case .declined:
             return nil
         case .tooLarge(let fw, let fh):
