@@ -83,6 +83,45 @@ import Testing
         #expect(Set(t.image.pixels).count > 8, "\(file): a real picture")
     }
 
+    /// The file is read through a source of our own (256 KiB per read, straight into libjpeg's buffer) and decoded
+    /// into the caller's array: the pixels are byte for byte those of libjpeg-turbo's own `djpeg` (its stdio source,
+    /// the same scaling), for a whole file and for one cut short (both end on a fake EOI marker), whether the header's
+    /// size was given (decoded in place), not given, or wrong (libjpeg's own buffer, copied).
+    @Test(.enabled(if: Corpus.samplesAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg"), "needs djpeg"),
+          arguments: [1.0, 0.6])
+    func pixelsAreLibjpegsOwn(keeping fraction: Double) throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Corpus.sample("large_6000x4000.jpg")))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(getpid())-\(fraction).jpg").path
+        try whole.prefix(Int(Double(whole.count) * fraction)).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let djpeg = Process()
+        djpeg.executableURL = URL(fileURLWithPath: "/usr/bin/djpeg")
+        djpeg.arguments = ["-scale", "1/8", "-ppm", path]
+        let pipe = Pipe()
+        djpeg.standardOutput = pipe
+        djpeg.standardError = FileHandle.nullDevice
+        try djpeg.run()
+        let ppm = pipe.fileHandleForReading.readDataToEndOfFile()
+        djpeg.waitUntilExit()
+        // P6, width, height, 255, then the pixels after one whitespace byte.
+        var fields: [Substring] = [], at = ppm.startIndex
+        while fields.count < 4 {
+            while at < ppm.endIndex, ppm[at] == 0x20 || ppm[at] == 0x0A { at += 1 }
+            let start = at
+            while at < ppm.endIndex, ppm[at] != 0x20 && ppm[at] != 0x0A { at += 1 }
+            fields.append(Substring(String(decoding: ppm[start..<at], as: UTF8.self)))
+        }
+        let reference = [UInt8](ppm[(at + 1)...])
+        let (w, h) = (try #require(Int(fields[1])), try #require(Int(fields[2])))
+        for fullSize in [(6000, 4000), nil, (5000, 4000)] as [(width: Int, height: Int)?] {
+            guard case .decoded(let picture, _, _) = JPEGDecoder.decode(path: path, denominator: 8, maxPixels: 1 << 30, fullSize: fullSize) else {
+                Issue.record("not decoded with \(String(describing: fullSize))"); continue
+            }
+            #expect(picture.width == w && picture.height == h)
+            #expect(picture.pixels == reference, "\(String(describing: fullSize)): the same pixels as djpeg")
+        }
+    }
+
     @Test(.enabled(if: Corpus.available))
     func pixelLimitStillRefusesBeforeDecoding() {
         var g = ThumbnailGenerator(path: Corpus.path("exif-orientation/Portrait_6.jpg"))
