@@ -1,14 +1,16 @@
 import CFFmpeg
 import MediaTime
 
-/// What a complete MP4/MOV index tells before anything is read: where each sample lies, and which are keyframes.
+/// What an MP4/MOV index tells before anything is read: where each sample lies, how big it is, and which are
+/// keyframes (every sample when the header has the sample tables; the fragments read so far when it is fragmented).
 /// Over HTTP this is what lets a picture cost its own bytes and nothing more (``expectReading(streamIndex:from:through:)``),
-/// and lets a keyframe be known to be the last one at or before a time without reading the packet after it.
+/// and lets a keyframe be known to be the last one at or before a time without reading the packet after it
+/// (``indexedKeyframeLasts(streamIndex:keyframe:target:)``).
 extension Demuxer {
     /// Whether `streamIndex`'s index lists every sample the file has, in decode times (an MP4/MOV whose sample
     /// tables are in its header: as many entries as frames). Fragmented MP4 (samples announced fragment by fragment),
     /// and formats whose index grows while reading, are not.
-    public func hasCompleteIndex(streamIndex: Int) -> Bool {
+    func hasCompleteIndex(streamIndex: Int) -> Bool {
         guard formatName.hasPrefix("mov,") else { return false }
         let st = stream(streamIndex)
         let frames = st.pointee.nb_frames

@@ -25,12 +25,12 @@ enum MediaOpener {
         /// One picture of a URL: an MP4/MOV, whose header describes its video, is not probed (the probe would fetch
         /// the first pictures' bytes just to learn their pixel format, which the decoder tells anyway); anything else
         /// is probed as `.lean`.
-        case headerWhereIndexed(pixelLimit: Int)
+        case headerWhereEnough(pixelLimit: Int)
 
         /// The pixel limit this probing applies (0: none).
         var pixelLimit: Int {
             switch self {
-            case .full(let limit), .lean(let limit), .headerOnly(let limit), .headerWhereIndexed(let limit): return limit
+            case .full(let limit), .lean(let limit), .headerOnly(let limit), .headerWhereEnough(let limit): return limit
             case .again: return 0
             }
         }
@@ -90,7 +90,7 @@ enum MediaOpener {
         let head = head ?? self.head(path)
         let headerSize: (width: Int, height: Int)?
         switch probing {
-        case .lean(let limit), .headerOnly(let limit), .headerWhereIndexed(let limit):
+        case .lean(let limit), .headerOnly(let limit), .headerWhereEnough(let limit):
             headerSize = try checkHeader(path, head: head, pixelLimit: limit)
         case .full, .again:
             headerSize = head.flatMap(ImageHeader.dimensions(bytes:))
@@ -126,7 +126,7 @@ enum MediaOpener {
                     if case .headerOnly = probing { probes = false } else { probes = true }
                     return try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true,
                                        probes: probes, timeLeft: timeLeft)
-                case .headerWhereIndexed(let limit):
+                case .headerWhereEnough(let limit):
                     let demuxer = try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true,
                                               probes: false, timeLeft: timeLeft)
                     if !headerDescribesVideo(demuxer) { try demuxer.probeStreams(maxPixels: limit, probesStills: false) }

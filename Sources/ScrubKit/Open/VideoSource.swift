@@ -22,10 +22,10 @@ final class VideoSource {
 
     /// Opens `path` at the front door (``MediaOpener/open(_:_:head:)``, lean probing) and picks its video stream:
     /// see ``init(_:pixelLimit:allowsCoverArt:)``. `head`: the file's first bytes when the caller already read them.
-    /// `onePicture`: a URL from which one picture is wanted, whose MP4/MOV header, when it indexes the video, is all
-    /// that is read before the picture's own bytes (``MediaOpener/Probing/headerWhereIndexed(pixelLimit:)``).
+    /// `onePicture`: a URL from which one picture is wanted, whose MP4/MOV header, when it describes the video, is all
+    /// that is read before the picture's own bytes (``MediaOpener/Probing/headerWhereEnough(pixelLimit:)``).
     convenience init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false, head: [UInt8]? = nil, onePicture: Bool = false) throws {
-        let probing: MediaOpener.Probing = onePicture && Demuxer.isURL(path) ? .headerWhereIndexed(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)
+        let probing: MediaOpener.Probing = onePicture && Demuxer.isURL(path) ? .headerWhereEnough(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)
         try self.init(MediaOpener.open(path, probing, head: head), pixelLimit: pixelLimit, allowsCoverArt: allowsCoverArt)
     }
 
