@@ -99,4 +99,37 @@ extension Demuxer {
             if earliest != .max { st.pointee.start_time = earliest }
         }
     }
+
+    /// A fragmented MP4 over HTTP opened through its fragment index ('mfra'): FFmpeg has read the first fragment's
+    /// header only, and takes the file to end where that fragment does. The length is what the last fragments say:
+    /// the last one the index lists is sought (its header read), then the headers after it up to the end are walked
+    /// with every stream discarded (no sample read) — fragments that do not start with a keyframe are not in the index.
+    /// Then back to the start. Nothing for other files.
+    func learnFragmentedLength() {
+        guard ranged != nil, formatName.hasPrefix("mov,") else { return }
+        let count = Int(context.pointee.nb_streams)
+        guard let v = (0..<count).first(where: {
+            let st = stream($0)
+            return st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && st.pointee.nb_frames == 0
+                && avformat_index_get_entries_count(st) > 0
+        }) else { return }
+        let keep = (0..<count).map { stream($0).pointee.discard }
+        defer {
+            for (i, d) in keep.enumerated() { stream(i).pointee.discard = d }
+            rewind(streamIndex: v)
+        }
+        armDeadline()
+        guard av_seek_frame(context, -1, Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0 else { return }
+        for i in 0..<count { stream(i).pointee.discard = AVDISCARD_ALL }
+        guard let packet = try? Packet() else { return }
+        hasRead = true
+        while (try? read(into: packet)) == true {}   // (every sample discarded: only fragment headers are read)
+        var end = context.pointee.duration == MediaTime.noTimestamp ? 0 : context.pointee.duration
+        for i in 0..<count {
+            let st = stream(i)
+            guard st.pointee.duration > 0, st.pointee.duration != MediaTime.noTimestamp else { continue }
+            end = max(end, av_rescale_q(st.pointee.duration, st.pointee.time_base, AVRational(num: 1, den: AV_TIME_BASE)))
+        }
+        if end > 0 { context.pointee.duration = end }
+    }
 }

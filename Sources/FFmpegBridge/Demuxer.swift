@@ -59,6 +59,11 @@ public final class Demuxer {
             av_dict_set(&options, "reconnect_on_network_error", "1", 0)
             av_dict_set(&options, "reconnect_delay_max", "4", 0)      // s: 0, 1, 2, 4 — then give up
             av_dict_set(&options, "user_agent", "scrubkit", 0)
+            // Not probed (one picture): a fragmented MP4 is found through its fragment index at the end ('mfra')
+            // instead of a walk from the start over every fragment's header, a request each. (FFmpeg then knows the
+            // first fragment only, and its probe would estimate the bit rate and frame rate from it: what is
+            // reported keeps the walk.) See learnFragmentedLength.
+            if !probes { av_dict_set(&options, "use_mfra_for", "pts", 0) }
         }
         var opening: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
         // Remote sources get an interrupt deadline (re-armed by every read and seek); FFmpeg frees ctx itself
@@ -94,7 +99,10 @@ public final class Demuxer {
         self.ranged = ranged
         let name = String(cString: ctx.pointee.iformat.pointee.name)
         if maxPixels > 0 && refusesOversized { try refuseOversized(above: maxPixels) }
-        if ranged != nil && !probes { learnFragmentedStart() }   // (what the probe would have learnt of it)
+        if ranged != nil && !probes {
+            learnFragmentedStart()    // (what the probe would have learnt of it)
+            learnFragmentedLength()   // (what the walk over every fragment would have)
+        }
         if probes {
             do { try probeStreams(maxPixels: maxPixels, probesStills: probesStills, armingDeadline: false) }
             catch is TimedOut { throw timedOut() }

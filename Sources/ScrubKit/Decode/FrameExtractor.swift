@@ -90,7 +90,14 @@ final class FrameExtractor {
             // picture: while the decoder can continue forward without a seek, the exact frame costs less than a
             // keyframe seek and is always inside the window. Requests going backwards (a player) are not affected.
             let forward = lastReturned.isNumeric && time >= lastReturned
-            let keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
+            var keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
+            if !before.isPositiveInfinity, !(keyframe.map { $0 >= windowStart } ?? false), !state.isPositioned,
+               Demuxer.isURL(source.path), source.facts.container.hasPrefix("mov,") {
+                // A fragmented MP4 over HTTP indexes a fragment's samples once it is sought (its header read): ask again.
+                try seek(to: time)
+                state = .unpositioned
+                keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
+            }
             // (Index times are the container's: decode times for MP4, a little before the presentation time.)
             let repeatsKeyframe = forward && keyframe != nil && keyframe! <= lastReturned
             let continuesForward = forward && state.isPositioned && !mustSeek(for: time)
