@@ -111,26 +111,6 @@ public final class Demuxer {
             && (ctx.pointee.duration <= 0 || ctx.pointee.duration == MediaTime.noTimestamp)
     }
 
-    /// FFmpeg's probe of the streams (`avformat_find_stream_info`), as an open with `probes: true` does it, for a
-    /// demuxer opened with `probes: false` whose header turned out not to say enough. Call before reading packets.
-    /// Single-image formats are probed only with `probesStills`.
-    public func probeStreams(maxPixels: Int, probesStills: Bool) throws {
-        try probeStreams(maxPixels: maxPixels, probesStills: probesStills, armingDeadline: true)
-    }
-
-    /// The probe; `armingDeadline` false inside the open, whose own deadline covers it.
-    private func probeStreams(maxPixels: Int, probesStills: Bool, armingDeadline: Bool) throws {
-        let name = formatName
-        let isStillFormat = name == "image2" || (name.hasSuffix("_pipe") && name != "gif_pipe")
-        guard probesStills || !isStillFormat else { return }
-        if armingDeadline { armDeadline() }
-        let found = probe(maxPixels: maxPixels)
-        if found < 0 {
-            if deadline != nil && (found == scrub_averror_exit() || found == -ETIMEDOUT) { throw TimedOut(seconds: Demuxer.networkTimeout, attempts: 1) }
-            throw FFmpegError(found, "read stream info")
-        }
-    }
-
     /// Throws ``PictureTooLarge`` when a video stream's header declares more than `maxPixels` pixels.
     private func refuseOversized(above maxPixels: Int) throws {
         for i in 0..<Int(context.pointee.nb_streams) {
@@ -138,17 +118,6 @@ public final class Demuxer {
             let (w, h) = (Int(par.pointee.width), Int(par.pointee.height))
             if w > 0, h > 0, w * h > maxPixels { throw PictureTooLarge(width: w, height: h) }
         }
-    }
-
-    /// FFmpeg's probe of every stream (`avformat_find_stream_info`), its decoders refusing pictures above
-    /// `maxPixels` when positive; FFmpeg's status.
-    private func probe(maxPixels: Int) -> Int32 {
-        let count = Int(context.pointee.nb_streams)
-        guard maxPixels > 0 && count > 0 else { return avformat_find_stream_info(context, nil) }
-        var perStream = [OpaquePointer?](repeating: nil, count: count)
-        for i in 0..<count { av_dict_set(&perStream[i], "max_pixels", String(min(maxPixels, Int(Int32.max))), 0) }
-        defer { for i in 0..<count { av_dict_free(&perStream[i]) } }
-        return perStream.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
     }
 
     /// Arms a remote source's deadline for the next operation: ``networkTimeout`` from now (a live stream's reads:
@@ -182,7 +151,7 @@ public final class Demuxer {
     }
 
     /// The interrupt deadline of a remote source (nil for files).
-    private var deadline: UnsafeMutablePointer<scrub_deadline>? = nil
+    private(set) var deadline: UnsafeMutablePointer<scrub_deadline>? = nil
 
     /// A live stream: an HLS playlist without an end (no `#EXT-X-ENDLIST`), whose duration is indefinite and whose
     /// next segments do not exist yet. Reads wait at most ``liveReadWait`` for new data, then report the end.
