@@ -69,34 +69,28 @@ extension Demuxer {
     /// bytes asked for exactly from the fragment's index — for H.264 the keyframe alone (an MP4 sync sample is an IDR
     /// picture, which nothing after it is shown before). Then back to the start. Nothing for other files.
     func learnFragmentedStart() {
-        guard ranged != nil, formatName.hasPrefix("mov,") else { return }
-        for v in 0..<Int(context.pointee.nb_streams) {
+        for v in fragmentedVideoStreams {
             let st = stream(v)
-            guard st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO, st.pointee.nb_frames == 0,
-                  st.pointee.start_time == MediaTime.noTimestamp, avformat_index_get_entries_count(st) > 0,
-                  let first = avformat_index_get_entry(st, 0) else { continue }
-            let keep = (0..<Int(context.pointee.nb_streams)).map { stream($0).pointee.discard }
-            discardAllStreams(except: v)
-            defer {
-                for (i, d) in keep.enumerated() { stream(i).pointee.discard = d }
-                rewind(streamIndex: v)
+            guard st.pointee.start_time == MediaTime.noTimestamp, let first = avformat_index_get_entry(st, 0),
+                  let packet = try? Packet() else { continue }
+            lookingAhead(rewinding: v) {
+                discardAllStreams(except: v)
+                var shown = Int64.max, earliest = Int64.max
+                var sample = first
+                for i in 1...16 {
+                    scrub_ranged_expect(ranged, sample.pointee.pos, sample.pointee.pos + Int64(sample.pointee.size))
+                    guard (try? read(into: packet)) == true, packet.streamIndex == v else { break }
+                    let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+                    guard pts != MediaTime.noTimestamp else { break }
+                    if shown == .max { shown = pts }
+                    earliest = min(earliest, pts)
+                    // The next sample decodes at or after the keyframe's time: it and all after it are shown later.
+                    guard st.pointee.codecpar.pointee.codec_id != AV_CODEC_ID_H264,
+                          let next = avformat_index_get_entry(st, Int32(i)), next.pointee.timestamp < shown else { break }
+                    sample = next
+                }
+                if earliest != .max { st.pointee.start_time = earliest }
             }
-            guard let packet = try? Packet() else { return }
-            var shown = Int64.max, earliest = Int64.max
-            var sample = first
-            for i in 1...16 {
-                scrub_ranged_expect(ranged, sample.pointee.pos, sample.pointee.pos + Int64(sample.pointee.size))
-                guard (try? read(into: packet)) == true, packet.streamIndex == v else { break }
-                let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
-                guard pts != MediaTime.noTimestamp else { break }
-                if shown == .max { shown = pts }
-                earliest = min(earliest, pts)
-                // The next sample decodes at or after the keyframe's time: it and all after it are shown later.
-                guard st.pointee.codecpar.pointee.codec_id != AV_CODEC_ID_H264,
-                      let next = avformat_index_get_entry(st, Int32(i)), next.pointee.timestamp < shown else { break }
-                sample = next
-            }
-            if earliest != .max { st.pointee.start_time = earliest }
         }
     }
 
@@ -106,30 +100,43 @@ extension Demuxer {
     /// with every stream discarded (no sample read) — fragments that do not start with a keyframe are not in the index.
     /// Then back to the start. Nothing for other files.
     func learnFragmentedLength() {
-        guard ranged != nil, formatName.hasPrefix("mov,") else { return }
+        guard let v = fragmentedVideoStreams.first else { return }
         let count = Int(context.pointee.nb_streams)
-        guard let v = (0..<count).first(where: {
+        lookingAhead(rewinding: v) {
+            armDeadline()
+            guard av_seek_frame(context, -1, Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0, let packet = try? Packet() else { return }
+            for i in 0..<count { stream(i).pointee.discard = AVDISCARD_ALL }
+            hasRead = true
+            while (try? read(into: packet)) == true {}   // (every sample discarded: only fragment headers are read)
+            var end = context.pointee.duration == MediaTime.noTimestamp ? 0 : context.pointee.duration
+            for i in 0..<count {
+                let st = stream(i)
+                guard st.pointee.duration > 0, st.pointee.duration != MediaTime.noTimestamp else { continue }
+                end = max(end, av_rescale_q(st.pointee.duration, st.pointee.time_base, AVRational(num: 1, den: AV_TIME_BASE)))
+            }
+            if end > 0 { context.pointee.duration = end }
+        }
+    }
+
+    /// The video streams of a fragmented MP4 over HTTP: their header lists no sample (the fragments do), and the
+    /// fragments read so far are indexed. None for any other file.
+    private var fragmentedVideoStreams: [Int] {
+        guard ranged != nil, formatName.hasPrefix("mov,") else { return [] }
+        return (0..<Int(context.pointee.nb_streams)).filter {
             let st = stream($0)
             return st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && st.pointee.nb_frames == 0
                 && avformat_index_get_entries_count(st) > 0
-        }) else { return }
-        let keep = (0..<count).map { stream($0).pointee.discard }
+        }
+    }
+
+    /// Runs `body`, a look ahead before anything is read for the caller, then puts every stream's discard setting
+    /// back and rewinds stream `v`: the demuxer is left as it was found.
+    private func lookingAhead(rewinding v: Int, _ body: () -> Void) {
+        let keep = (0..<Int(context.pointee.nb_streams)).map { stream($0).pointee.discard }
         defer {
             for (i, d) in keep.enumerated() { stream(i).pointee.discard = d }
             rewind(streamIndex: v)
         }
-        armDeadline()
-        guard av_seek_frame(context, -1, Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0 else { return }
-        for i in 0..<count { stream(i).pointee.discard = AVDISCARD_ALL }
-        guard let packet = try? Packet() else { return }
-        hasRead = true
-        while (try? read(into: packet)) == true {}   // (every sample discarded: only fragment headers are read)
-        var end = context.pointee.duration == MediaTime.noTimestamp ? 0 : context.pointee.duration
-        for i in 0..<count {
-            let st = stream(i)
-            guard st.pointee.duration > 0, st.pointee.duration != MediaTime.noTimestamp else { continue }
-            end = max(end, av_rescale_q(st.pointee.duration, st.pointee.time_base, AVRational(num: 1, den: AV_TIME_BASE)))
-        }
-        if end > 0 { context.pointee.duration = end }
+        body()
     }
 }

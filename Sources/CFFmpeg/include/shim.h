@@ -215,9 +215,10 @@ static inline void scrub_deadline_set(scrub_deadline *d, double seconds) {
 static inline int scrub_averror_exit(void) { return AVERROR_EXIT; }
 
 // Bounded HTTP ranges: an AVIOContext over FFmpeg's http protocol that asks for `bytes=a-b` ranges of a growing size
-// (8 KiB first — a file's first boxes or the start of its index —, 16 KiB after a seek — a fragment's header, or
-// the start of what follows —, growing on sequential reads: ×4 up to 256 KiB, then ×2 up to 8 MiB) instead of FFmpeg's open-ended `bytes=a-`, which a server fills socket buffers with until FFmpeg hangs up at the
-// next seek. Each range is one request (FFmpeg's `offset`/`end_offset` options). A short seek forward inside the open
+// (8 KiB first — a file's first boxes or the start of its index —, 8 KiB after a seek — a fragment's header, or the
+// start of what follows — but the whole of a file's last 256 KiB, growing on sequential reads: ×4 up to 256 KiB, then
+// ×2 up to 8 MiB) instead of FFmpeg's open-ended `bytes=a-`, which a server fills socket buffers with until FFmpeg
+// hangs up at the next seek. Each range is one request (FFmpeg's `offset`/`end_offset` options). A short seek forward inside the open
 // range reads on through it (interleaved samples of another stream) instead of asking again. A caller that knows the
 // exact bytes it will read next (an MP4 index gives every sample's place) says so with scrub_ranged_expect: the range
 // opened for them ends exactly where they do. Servers without Range support are read as one stream (seeks skip forward).
@@ -227,7 +228,7 @@ typedef struct scrub_ranged {
     AVIOInterruptCB interrupt;
     AVIOContext *inner;             // the open range, reading [inner_pos, inner_end)
     int64_t pos, size, inner_pos, inner_end, chunk;
-    int64_t expect_pos, expect_end;   // the next range opened at expect_pos ends at expect_end (none: expect_end 0)
+    int64_t expect_pos, expect_end;   // the next range opened in [expect_pos, expect_end) ends there (none: end 0)
     int unranged;                   // the server ignores Range: one stream from 0, no seeking
     int64_t requests, bytes;        // for benchmarks and tests
 } scrub_ranged;
@@ -270,10 +271,21 @@ static int scrub_ranged_open_inner(scrub_ranged *r) {
     return 0;
 }
 
+// Reads the open range up to the position and drops what it read: 0, or the error or end that came first.
+static int scrub_ranged_read_through(scrub_ranged *r) {
+    uint8_t scratch[16384];
+    while (r->inner_pos < r->pos) {
+        int got = avio_read(r->inner, scratch, (int)FFMIN((int64_t)sizeof scratch, r->pos - r->inner_pos));
+        if (got <= 0) return got < 0 ? got : AVERROR_EOF;
+        r->inner_pos += got;
+        r->bytes += got;
+    }
+    return 0;
+}
+
 // A server without Range support sends the whole file from byte 0: a seek is emulated by reading and dropping up to
 // the position (from a new request when it is behind), as FFmpeg does for streams it cannot seek in.
 static int scrub_ranged_skip_to_position(scrub_ranged *r) {
-    uint8_t scratch[16384];
     if (r->inner && r->inner_pos > r->pos) avio_closep(&r->inner);
     if (!r->inner) {
         int64_t want = r->pos;
@@ -282,13 +294,7 @@ static int scrub_ranged_skip_to_position(scrub_ranged *r) {
         r->pos = want;
         if (ret < 0) return ret;
     }
-    while (r->inner_pos < r->pos) {
-        int got = avio_read(r->inner, scratch, (int)FFMIN((int64_t)sizeof scratch, r->pos - r->inner_pos));
-        if (got <= 0) return got < 0 ? got : AVERROR_EOF;
-        r->inner_pos += got;
-        r->bytes += got;
-    }
-    return 0;
+    return scrub_ranged_read_through(r);
 }
 
 static int scrub_ranged_read(void *opaque, uint8_t *buf, int n) {
@@ -299,13 +305,7 @@ static int scrub_ranged_read(void *opaque, uint8_t *buf, int n) {
     }
     if (r->inner && !r->unranged && r->pos > r->inner_pos && r->pos < r->inner_end && r->pos - r->inner_pos <= SCRUB_RANGE_MIN) {
         // A short hop forward inside the open range (another stream's samples): those bytes are on their way anyway.
-        uint8_t scratch[16384];
-        while (r->inner_pos < r->pos) {
-            int got = avio_read(r->inner, scratch, (int)FFMIN((int64_t)sizeof scratch, r->pos - r->inner_pos));
-            if (got <= 0) { avio_closep(&r->inner); break; }
-            r->inner_pos += got;
-            r->bytes += got;
-        }
+        if (scrub_ranged_read_through(r) < 0) avio_closep(&r->inner);   // (then a new range is asked for)
     }
     for (int attempt = 0; attempt < 3; attempt++) {
         if (r->size >= 0 && r->pos >= r->size) return AVERROR_EOF;

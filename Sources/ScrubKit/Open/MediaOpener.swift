@@ -121,15 +121,14 @@ enum MediaOpener {
                 switch probing {
                 case .full(let limit):
                     return try Demuxer(path: path, probesStills: true, maxPixels: limit, timeLeft: timeLeft)
-                case .lean(let limit), .headerOnly(let limit):
+                case .lean(let limit), .headerOnly(let limit), .headerWhereEnough(let limit):
                     let probes: Bool
-                    if case .headerOnly = probing { probes = false } else { probes = true }
-                    return try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true,
-                                       probes: probes, timeLeft: timeLeft)
-                case .headerWhereEnough(let limit):
+                    if case .lean = probing { probes = true } else { probes = false }
                     let demuxer = try Demuxer(path: path, probesStills: false, maxPixels: limit, refusesOversized: true,
-                                              probes: false, timeLeft: timeLeft)
-                    if !headerDescribesVideo(demuxer) { try demuxer.probeStreams(maxPixels: limit, probesStills: false) }
+                                              probes: probes, timeLeft: timeLeft)
+                    if case .headerWhereEnough = probing, !headerDescribesVideo(demuxer) {
+                        try demuxer.probeStreams(maxPixels: limit, probesStills: false)
+                    }
                     return demuxer
                 case .again:
                     return try Demuxer(path: path, probesStills: false, timeLeft: timeLeft)
