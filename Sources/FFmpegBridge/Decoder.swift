@@ -94,11 +94,33 @@ public final class Decoder {
         return .frame
     }
 
-    /// Whether the decoder drops non-reference frames (frames no other frame is predicted from) from the next
-    /// packet on. Changing it between packets is allowed (frame threads pick it up per packet).
-    public var skipsNonReferenceFrames: Bool {
-        get { context.pointee.skip_frame == AVDISCARD_NONREF }
-        set { context.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
+    /// Which frames the decoder drops without decoding them.
+    public enum Skipping: Sendable, Equatable {
+        /// None: every frame is decoded.
+        case none
+        /// Frames no other frame is predicted from (FFmpeg's `AVDISCARD_NONREF`).
+        case nonReference
+        /// Every bidirectionally predicted frame, referenced or not (`AVDISCARD_BIDIR`).
+        case bidirectional
+    }
+
+    /// What the decoder drops from the next packet on. Changing it between packets is allowed (frame threads pick it
+    /// up per packet).
+    public var skipping: Skipping {
+        get {
+            switch context.pointee.skip_frame {
+            case AVDISCARD_NONREF: return .nonReference
+            case AVDISCARD_BIDIR: return .bidirectional
+            default: return .none
+            }
+        }
+        set {
+            switch newValue {
+            case .none: context.pointee.skip_frame = AVDISCARD_DEFAULT
+            case .nonReference: context.pointee.skip_frame = AVDISCARD_NONREF
+            case .bidirectional: context.pointee.skip_frame = AVDISCARD_BIDIR
+            }
+        }
     }
 
     /// Whether the decoder skips its in-loop deblocking filter (H.264, HEVC, VP8/9…: about a fifth of the decoding

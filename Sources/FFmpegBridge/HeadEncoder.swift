@@ -145,24 +145,8 @@ public final class HeadEncoder {
     /// From an avcC record: the NAL length size and its SPS and PPS framed with it; (nil, []) for start codes (no
     /// avcC: the packets carry their parameter sets).
     static func framing(avcC e: [UInt8]) -> (Int?, [UInt8]) {
-        guard e.count >= 7, e[0] == 1 else { return (nil, []) }
-        let size = Int(e[4] & 3) + 1
-        var sets: [UInt8] = [], i = 6
-        func take(_ count: Int) {
-            for _ in 0..<count {
-                guard i + 2 <= e.count else { return }
-                let n = Int(e[i]) << 8 | Int(e[i + 1])
-                guard i + 2 + n <= e.count else { return }
-                for k in (0..<size).reversed() { sets.append(UInt8(truncatingIfNeeded: n >> (8 * k))) }
-                sets += e[(i + 2)..<(i + 2 + n)]
-                i += 2 + n
-            }
-        }
-        take(Int(e[5] & 0x1F))
-        guard i < e.count else { return (size, sets) }
-        let pps = Int(e[i]); i += 1
-        take(pps)
-        return (size, sets)
+        guard let record = AVCConfiguration(record: e) else { return (nil, []) }
+        return (record.lengthSize, record.framedParameterSets)
     }
 }
 

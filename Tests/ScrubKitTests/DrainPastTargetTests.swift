@@ -57,3 +57,35 @@ struct DrainPastTargetTests {
         #expect(x.seeks == 1, "decoded on without a second seek")
     }
 }
+
+/// An exact request leaves out the reference B-pictures nothing it depends on is predicted from (x264's B-pyramid):
+/// the same picture as decoding every one, for every frame of two GOPs.
+@Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
+struct ReferenceSkippingTests {
+    let clip = Corpus.sample("h264_gop2s.mp4")   // x264 veryfast: B-pyramids, P pictures name their references
+
+    @Test(arguments: [DecoderThreading.single, .frame(2)])
+    func everyFrameOfTwoGOPsIsTheSamePicture(threading: DecoderThreading) throws {
+        let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
+        // Every picture from 1 s to 5 s decoded in order: the reference.
+        let plain = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        var expected: [(MediaTime, [UInt8])] = []
+        var f = try plain.frame(at: MediaTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        while f.time < MediaTime(value: 5, timescale: 1) {
+            expected.append((f.time, try Scaler().rgb(from: f.frame, width: 64, height: 36).pixels))
+            guard let next = try plain.next() else { break }
+            f = next
+        }
+        #expect(expected.count == 96)
+        var skipped = 0
+        for (time, pixels) in expected {
+            let x = try FrameExtractor(source: source, threading: threading, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+            x.upcoming = .positiveInfinity
+            let found = try x.frame(at: time, toleranceBefore: .zero, toleranceAfter: .zero)
+            #expect(found.time == time)
+            #expect(try Scaler().rgb(from: found.frame, width: 64, height: 36).pixels == pixels, "\(time.seconds) s")
+            skipped += x.referencesSkipped
+        }
+        #expect(skipped > 30, "reference pictures left out: \(skipped)")
+    }
+}

@@ -9,8 +9,6 @@ final class FrameReader {
     private let frame: Frame
     private let packet: Packet
     private var draining = false
-    /// Without a ``skipTarget``: decode only the frames others refer to (B-frames are skipped).
-    var referenceFramesOnly = false
     /// Send only keyframes to the decoder (each decodes alone): a quick look over a whole file.
     var keyframesOnly = false
     /// Whether the stream has ended: the decoder gave out its last frame (until ``reset()``).
@@ -36,6 +34,19 @@ final class FrameReader {
     private(set) var packetsSent = 0
     /// The decoder was drained that way since the last reset.
     private(set) var drainedEarly = false
+    /// Reference pictures are to be (or were) left out since the last reset (``ReferenceSkipPlan``): the decoder's
+    /// pictures past the answer are not right, so the stream must be reset and sought before decoding on.
+    var leftReferencesOut = false
+    /// Reference pictures left undecoded so far (for tests).
+    var referencesSkipped = 0
+    /// With a ``drainBound``: the packets up to the one that drains, read ahead to plan which reference pictures
+    /// need no decoding (``FrameReader/planAhead()``), each with whether it is left out; served before the source.
+    var ahead: [(packet: Packet, skip: Bool)] = []
+    var aheadServed = 0
+    /// A plan was made (or found impossible) since the last reset.
+    var planned = false
+    /// Whether the packet being sent was planned to be left out.
+    private var sendingSkipped = false
 
     init(source: PacketSource, decoder: Decoder) throws {
         self.source = source
@@ -58,7 +69,7 @@ final class FrameReader {
             if draining { return nil }
             if read >= maxPackets { return nil }
             let got: Bool
-            do { got = try source.read(into: packet) } catch { got = false }
+            do { got = try readPacket() } catch { got = false }
             if !got {
                 draining = true
                 try decoder.send(nil)
@@ -81,18 +92,21 @@ final class FrameReader {
 
     /// Sends a packet, letting the decoder drop it if it is a non-reference frame presented before a frame that
     /// is surely decoded and still at or before the target — such a frame can never be the answer, and no other
-    /// frame depends on it, so the exact result is unchanged.
+    /// frame depends on it, so the exact result is unchanged — or if the plan left it out.
     private func send(_ packet: Packet) throws {
         let ts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
-        if let target = skipTarget, ts != MediaTime.noTimestamp {
+        if sendingSkipped {
+            decoder.skipping = .bidirectional
+            referencesSkipped += 1
+        } else if let target = skipTarget, ts != MediaTime.noTimestamp {
             let skippable = latestKeptTimestamp > ts
-            decoder.skipsNonReferenceFrames = skippable
+            decoder.skipping = skippable ? .nonReference : .none
             if !skippable && ts <= target {
                 latestKeptTimestamp = max(latestKeptTimestamp, ts)
                 if packet.pts != MediaTime.noTimestamp { latestDecodedPresentation = max(latestDecodedPresentation, packet.pts) }
             }
-        } else if decoder.skipsNonReferenceFrames != referenceFramesOnly {
-            decoder.skipsNonReferenceFrames = referenceFramesOnly
+        } else if decoder.skipping != .none {
+            decoder.skipping = .none
         }
         try decoder.send(packet)
     }
@@ -202,9 +216,29 @@ final class FrameReader {
         return false
     }
 
+    /// The next packet: read ahead, or from the source. With a target and a drain bound, first reads ahead to plan.
+    private func readPacket() throws -> Bool {
+        if !planned, skipTarget != nil, drainBound != nil {
+            planned = true
+            planAhead()
+        }
+        sendingSkipped = false
+        if aheadServed < ahead.count {
+            packet.take(from: ahead[aheadServed].packet)
+            sendingSkipped = ahead[aheadServed].skip
+            aheadServed += 1
+            return true
+        }
+        return try source.read(into: packet)
+    }
+
     /// Forgets decoder state (after a seek or a drain).
     func reset() {
         drainedEarly = false
+        leftReferencesOut = false
+        ahead = []
+        aheadServed = 0
+        planned = false
         decoder.flush()
         draining = false
         isFinished = false

@@ -1,0 +1,71 @@
+import FFmpegBridge
+import MediaTime
+
+extension FrameReader {
+    /// Most packets, and bytes, read ahead for a plan (a GOP of 10 s at 60 fps; a generous bound on memory).
+    static let lookaheadPackets = 600
+    static let lookaheadBytes = 64 << 20
+
+    /// Reads ahead the packets an exact request will decode — up to the one that drains the decoder — and plans
+    /// which reference B-pictures among them need no decoding (``ReferenceSkipPlan``). H.264 in avcC framing only;
+    /// anything else, a read that fails or a stream the headers do not follow: everything is decoded, as before.
+    func planAhead() {
+        guard let target = skipTarget, let bound = drainBound, let avc = decoder.avcConfiguration else { return }
+        var headers = H264Headers(), followed = true
+        do {
+            for unit in avc.sequenceParameterSets + avc.pictureParameterSets { _ = try headers.read(unit) }
+        } catch {
+            followed = false
+        }
+        var units: [ReferenceSkipPlan.Unit] = [], drains = false, bytes = 0
+        while ahead.count < FrameReader.lookaheadPackets && bytes < FrameReader.lookaheadBytes {
+            guard let p = try? Packet(), (try? source.read(into: p)) == true else { break }
+            guard p.streamIndex == decoder.streamIndex else { continue }
+            ahead.append((p, false))
+            bytes += p.size
+            if p.dts != MediaTime.noTimestamp, p.dts > target, (p.pts != MediaTime.noTimestamp ? p.pts : p.dts) < bound {
+                drains = true
+                break
+            }
+            if followed, let unit = FrameReader.unit(of: p, lengthSize: avc.lengthSize, headers: &headers) {
+                units.append(unit)
+            } else {
+                followed = false
+            }
+        }
+        guard drains, followed, units.count == ahead.count - 1,
+              let answer = units.indices.filter({ units[$0].presentation <= target }).max(by: {
+                  units[$0].presentation < units[$1].presentation
+              }) else { return }
+        let plan = ReferenceSkipPlan(units: units, answer: answer)
+        for i in plan.skipped { ahead[i].skip = true }
+        leftReferencesOut = !plan.skipped.isEmpty
+    }
+
+    /// What a packet's slice headers say (nil: no slice, no timestamp, or not followed).
+    static func unit(of packet: Packet, lengthSize: Int, headers: inout H264Headers) -> ReferenceSkipPlan.Unit? {
+        guard packet.pts != MediaTime.noTimestamp,
+              let nals = packet.nalUnitHeads(lengthSize: lengthSize, headBytes: 512) else { return nil }
+        var slices: [H264Headers.Slice] = []
+        do {
+            for nal in nals { if let slice = try headers.read(nal) { slices.append(slice) } }
+        } catch {
+            return nil
+        }
+        guard let first = slices.first else { return nil }
+        let kinds = Set(slices.map(\.kind))
+        let kind: ReferenceSkipPlan.Unit.Kind = kinds.count > 1 ? .mixed
+            : first.kind == .i ? .intra : first.kind == .p ? .predicted : .bidirectional
+        var named: Set<Int>? = []
+        for s in slices {
+            if let n = s.explicitL0 { named?.formUnion(n) } else { named = nil }
+        }
+        // (Every slice of a picture carries the same marking.)
+        return ReferenceSkipPlan.Unit(kind: kind, isReference: slices.contains(where: \.isReference),
+                                      isIDR: slices.contains(where: \.isIDR), frameNum: first.frameNum,
+                                      named: kind == .predicted ? named : nil, l0Active: slices.map(\.l0Active).max() ?? 32,
+                                      l1Active: slices.map(\.l1Active).max() ?? 32, modified: slices.contains(where: \.modified),
+                                      unmarks: first.unmarks, presentation: packet.pts,
+                                      maxReferenceFrames: slices.map(\.maxReferenceFrames).max() ?? 16)
+    }
+}
