@@ -84,7 +84,7 @@ struct ReferenceSkippingTests {
             let found = try x.frame(at: time, toleranceBefore: .zero, toleranceAfter: .zero)
             #expect(found.time == time)
             #expect(try Scaler().rgb(from: found.frame, width: 64, height: 36).pixels == pixels, "\(time.seconds) s")
-            skipped += x.referencesSkipped
+            skipped += x.reader.referencesSkipped
         }
         #expect(skipped > 30, "reference pictures left out: \(skipped)")
     }

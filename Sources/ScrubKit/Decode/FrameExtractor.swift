@@ -31,8 +31,6 @@ final class FrameExtractor {
     var lastReturned: MediaTime = .invalid
     /// Packets sent to the decoder since opening (tests).
     var packetsSent: Int { reader.packetsSent }
-    /// Reference pictures left undecoded so far (``ReferenceSkipPlan``; for tests).
-    var referencesSkipped: Int { reader.referencesSkipped }
     /// Frames decoded since opening (for benchmarks and tests of the no-re-decode promise).
     private(set) var framesDecoded = 0
     private(set) var seeks = 0
@@ -202,8 +200,7 @@ final class FrameExtractor {
         defer {
             reader.skipTarget = nil
             reader.drainBound = nil
-            // (The stream stands past the time, or pictures were left out: the next request seeks.)
-            if reader.drainedEarly || reader.leftReferencesOut {
+            if reader.drainedEarly || reader.leftReferencesOut {   // (past the time, or pictures left out: seek next)
                 reader.reset()
                 peek.time = nil
                 state = .unpositioned

@@ -46,26 +46,25 @@ extension FrameReader {
     static func unit(of packet: Packet, lengthSize: Int, headers: inout H264Headers) -> ReferenceSkipPlan.Unit? {
         guard packet.pts != MediaTime.noTimestamp,
               let nals = packet.nalUnitHeads(lengthSize: lengthSize, headBytes: 512) else { return nil }
-        var slices: [H264Headers.Slice] = []
+        var slices: [ReferenceSkipPlan.Unit] = []
         do {
             for nal in nals { if let slice = try headers.read(nal) { slices.append(slice) } }
         } catch {
             return nil
         }
-        guard let first = slices.first else { return nil }
-        let kinds = Set(slices.map(\.kind))
-        let kind: ReferenceSkipPlan.Unit.Kind = kinds.count > 1 ? .mixed
-            : first.kind == .i ? .intra : first.kind == .p ? .predicted : .bidirectional
-        var named: Set<Int>? = []
-        for s in slices {
-            if let n = s.explicitL0 { named?.formUnion(n) } else { named = nil }
+        // One picture: its slices' kinds (mixed when they differ), the names of every P slice, the widest lists.
+        guard var unit = slices.first else { return nil }
+        if Set(slices.map(\.kind)).count > 1 { unit.kind = .mixed }
+        for s in slices.dropFirst() {
+            unit.isReference = unit.isReference || s.isReference
+            unit.isIDR = unit.isIDR || s.isIDR
+            unit.named = s.named.flatMap { n in unit.named.map { $0.union(n) } }
+            unit.l0Active = max(unit.l0Active, s.l0Active)
+            unit.l1Active = max(unit.l1Active, s.l1Active)
+            unit.modified = unit.modified || s.modified
         }
-        // (Every slice of a picture carries the same marking.)
-        return ReferenceSkipPlan.Unit(kind: kind, isReference: slices.contains(where: \.isReference),
-                                      isIDR: slices.contains(where: \.isIDR), frameNum: first.frameNum,
-                                      named: kind == .predicted ? named : nil, l0Active: slices.map(\.l0Active).max() ?? 32,
-                                      l1Active: slices.map(\.l1Active).max() ?? 32, modified: slices.contains(where: \.modified),
-                                      unmarks: first.unmarks, presentation: packet.pts,
-                                      maxReferenceFrames: slices.map(\.maxReferenceFrames).max() ?? 16)
+        if unit.kind != .predicted { unit.named = nil }
+        unit.presentation = packet.pts
+        return unit
     }
 }

@@ -25,34 +25,12 @@ struct H264Headers {
         var weightedBipredictionIDC = 0
     }
 
-    /// What one slice header says.
-    struct Slice {
-        enum Kind { case p, b, i }
-        var kind: Kind
-        var isReference: Bool
-        var isIDR: Bool
-        var frameNum: Int
-        /// The frame numbers list 0 names one by one (its modification), when that names every active entry of a
-        /// P slice; nil when any entry is left to the default order.
-        var explicitL0: [Int]?
-        /// Active entries of list 0 and list 1.
-        var l0Active: Int
-        var l1Active: Int
-        /// Whether a list is modified (reordered) from its default order.
-        var modified: Bool
-        /// For a reference picture: the frame numbers its memory management commands take out of the short-term
-        /// references (`mmco` 1); nil when the sliding window decides.
-        var unmarks: [Int]?
-        /// The sliding window of the active SPS.
-        var maxReferenceFrames: Int
-    }
-
     private(set) var sequences: [Int: Sequence] = [:]
     private(set) var pictures: [Int: Picture] = [:]
 
-    /// Reads a parameter set or a slice (a whole NAL unit, or its first bytes for a slice). Returns the slice's
-    /// header; nil for other units. Throws ``Unfollowed`` where the stream does what the reader does not follow.
-    mutating func read(_ unit: [UInt8]) throws -> Slice? {
+    /// Reads a parameter set or a slice (a whole NAL unit, or its first bytes for a slice). Returns what the slice's
+    /// header says, as a unit of its own (no presentation time yet); nil for other units. Throws ``Unfollowed`` where the stream does what the reader does not follow.
+    mutating func read(_ unit: [UInt8]) throws -> ReferenceSkipPlan.Unit? {
         guard let first = unit.first else { throw Unfollowed() }
         var r = RBSPReader(unit.dropFirst())
         switch first & 0x1F {
@@ -121,13 +99,13 @@ struct H264Headers {
         pictures[id] = p
     }
 
-    private func readSlice(_ r: inout RBSPReader, referenceIDC: Int, idr: Bool) throws -> Slice {
+    private func readSlice(_ r: inout RBSPReader, referenceIDC: Int, idr: Bool) throws -> ReferenceSkipPlan.Unit {
         _ = try r.ue()   // first macroblock
-        let kind: Slice.Kind
+        let kind: ReferenceSkipPlan.Unit.Kind
         switch try r.ue() % 5 {
-        case 0: kind = .p
-        case 1: kind = .b
-        case 2: kind = .i
+        case 0: kind = .predicted
+        case 1: kind = .bidirectional
+        case 2: kind = .intra
         default: throw Unfollowed()   // SP, SI
         }
         guard let p = pictures[try r.ue()], let s = sequences[p.sequenceID] else { throw Unfollowed() }
@@ -141,17 +119,17 @@ struct H264Headers {
             _ = try r.se()
             if p.bottomFieldPicOrderPresent { _ = try r.se() }
         }
-        if kind == .b { _ = try r.flag() }   // direct_spatial_mv_pred_flag
+        if kind == .bidirectional { _ = try r.flag() }   // direct_spatial_mv_pred_flag
         var l0 = p.l0DefaultActive, l1 = p.l1DefaultActive
-        if kind != .i, try r.flag() {
+        if kind != .intra, try r.flag() {
             l0 = try r.ue() + 1
-            if kind == .b { l1 = try r.ue() + 1 }
+            if kind == .bidirectional { l1 = try r.ue() + 1 }
         }
         // ref_pic_list_modification: for a P slice, the frames its list 0 names (picture numbers are frame numbers
         // for frames, counted from this one's, modulo MaxFrameNum).
         var named: [Int]? = nil, modified = false
         let maxFrameNum = 1 << s.log2MaxFrameNum
-        for list in 0..<(kind == .b ? 2 : kind == .p ? 1 : 0) {
+        for list in 0..<(kind == .bidirectional ? 2 : kind == .predicted ? 1 : 0) {
             guard try r.flag() else { continue }
             modified = true
             var predicted = frameNum, names: [Int] = []
@@ -164,12 +142,12 @@ struct H264Headers {
                 names.append(predicted)
                 guard names.count <= 32 else { throw Unfollowed() }
             }
-            if list == 0 && kind == .p && names.count >= l0 { named = Array(names.prefix(l0)) }
+            if list == 0 && kind == .predicted && names.count >= l0 { named = Array(names.prefix(l0)) }
         }
-        if (p.weightedPrediction && kind == .p) || (p.weightedBipredictionIDC == 1 && kind == .b) {
+        if (p.weightedPrediction && kind == .predicted) || (p.weightedBipredictionIDC == 1 && kind == .bidirectional) {
             _ = try r.ue()
             if s.chromaArrayType != 0 { _ = try r.ue() }
-            for count in (kind == .b ? [l0, l1] : [l0]) {
+            for count in (kind == .bidirectional ? [l0, l1] : [l0]) {
                 for _ in 0..<count {
                     if try r.flag() { _ = try r.se(); _ = try r.se() }
                     if s.chromaArrayType != 0, try r.flag() { for _ in 0..<4 { _ = try r.se() } }
@@ -194,8 +172,9 @@ struct H264Headers {
                 unmarks = frames
             }
         }
-        return Slice(kind: kind, isReference: referenceIDC != 0, isIDR: idr, frameNum: frameNum, explicitL0: named,
-                     l0Active: l0, l1Active: l1, modified: modified, unmarks: unmarks, maxReferenceFrames: s.maxReferenceFrames)
+        return ReferenceSkipPlan.Unit(kind: kind, isReference: referenceIDC != 0, isIDR: idr, frameNum: frameNum,
+                                      named: named.map(Set.init), l0Active: l0, l1Active: l1, modified: modified, unmarks: unmarks,
+                                      presentation: 0, maxReferenceFrames: s.maxReferenceFrames)
     }
 }
 
