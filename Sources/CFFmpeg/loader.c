@@ -1,5 +1,5 @@
-// Loads FFmpeg's libraries by their sonames when a forwarder first needs them (see forwarders.c and
-// tools/gen-ffmpeg-forwarders). Linking them instead would map libavcodec's ~150 dependencies at every start:
+// Loads FFmpeg's libraries (and libsixel, FreeType, fontconfig, libwebp) by their sonames when a forwarder first needs
+// them (see forwarders.c and tools/gen-forwarders). Linking them instead would map libavcodec's ~150 dependencies at every start:
 // ~27 MiB and ~30 ms before main, even for a JPEG thumbnail or `scrubkit --version`.
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE   // memmem
@@ -21,9 +21,13 @@ static const char *const sonames[] = {
     [SCRUB_LIB_AVFORMAT] = "libavformat.so." SCRUB_STR(LIBAVFORMAT_VERSION_MAJOR),
     [SCRUB_LIB_SWRESAMPLE] = "libswresample.so." SCRUB_STR(LIBSWRESAMPLE_VERSION_MAJOR),
     [SCRUB_LIB_AVFILTER] = "libavfilter.so." SCRUB_STR(LIBAVFILTER_VERSION_MAJOR),
+    [SCRUB_LIB_SIXEL] = "libsixel.so.1", [SCRUB_LIB_FREETYPE] = "libfreetype.so.6",
+    [SCRUB_LIB_FONTCONFIG] = "libfontconfig.so.1", [SCRUB_LIB_WEBP] = "libwebp.so.7",
+    [SCRUB_LIB_WEBPDEMUX] = "libwebpdemux.so.2", [SCRUB_LIB_WEBPMUX] = "libwebpmux.so.3",
 };
 #define SCRUB_LIBRARIES 6
-static void *handles[SCRUB_LIBRARIES];
+#define SCRUB_ALL_LIBRARIES 12
+static void *handles[SCRUB_ALL_LIBRARIES];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 // FFmpeg's log: where it goes, kept here so that choosing it does not load FFmpeg.
@@ -63,8 +67,9 @@ static void *open_library(enum scrub_ffmpeg_library library) {
         char failed[256];
         failed_soname(sonames[library], error, failed, sizeof failed);
         const char *dot = strstr(failed, ".so.");
-        fprintf(stderr, "scrubkit: cannot load FFmpeg's %s (%s); install it (Debian: apt-get install %.*s%s)\n",
-                sonames[library], error ? error : "?", (int)(dot - failed), failed, dot + 4);
+        fprintf(stderr, "scrubkit: cannot load %s%s (%s); install it (Debian: apt-get install %.*s%s)\n",
+                library < SCRUB_LIBRARIES ? "FFmpeg's " : "", sonames[library], error ? error : "?",
+                (int)(dot - failed), failed, dot + 4);
         _exit(127);
     }
     return handle;
@@ -89,7 +94,7 @@ void scrub_set_log_sink(scrub_log_sink sink, int level) {
 
 void *scrub_ffmpeg_symbol(enum scrub_ffmpeg_library library, const char *name) {
     pthread_mutex_lock(&lock);
-    if (!handles[SCRUB_LIB_AVUTIL]) {   // every FFmpeg library needs it: open it first and set up the log
+    if (library < SCRUB_LIBRARIES && !handles[SCRUB_LIB_AVUTIL]) {   // every FFmpeg library needs it: first, and the log
         handles[SCRUB_LIB_AVUTIL] = open_library(SCRUB_LIB_AVUTIL);
         apply_log_settings();
     }
@@ -97,7 +102,7 @@ void *scrub_ffmpeg_symbol(enum scrub_ffmpeg_library library, const char *name) {
     void *symbol = dlsym(handles[library], name);
     pthread_mutex_unlock(&lock);
     if (!symbol) {
-        fprintf(stderr, "scrubkit: %s has no function %s (a different FFmpeg version than scrubkit was built for)\n",
+        fprintf(stderr, "scrubkit: %s has no function %s (a different version than scrubkit was built for)\n",
                 sonames[library], name);
         _exit(127);
     }
@@ -123,6 +128,13 @@ static const unsigned built_versions[] = {
 };
 
 int scrub_ffmpeg_library_count(void) { return SCRUB_LIBRARIES; }
+
+const char *scrub_lazy_soname(const char *name) {
+    size_t n = strlen(name);
+    for (int i = 0; i < SCRUB_ALL_LIBRARIES; i++)
+        if (strncmp(sonames[i], name, n) == 0 && strncmp(sonames[i] + n, ".so.", 4) == 0) return sonames[i];
+    return NULL;
+}
 
 scrub_ffmpeg_library_info scrub_ffmpeg_probe(int index, char *error, size_t size) {
     scrub_ffmpeg_library_info info = {0};

@@ -3,8 +3,22 @@
 #define SCRUBKIT_CFFMPEG_LOADER_H
 
 #include "include/shim.h"
+// The other libraries loaded on first use (their forwarders are in forwarders.c too): libsixel, FreeType, fontconfig,
+// libwebp. Linked, they and theirs (libpng, brotli, expat) would be mapped at every start: 1.4 ms of a JPEG thumbnail.
+#include <sixel.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include <fontconfig/fontconfig.h>
+#include <webp/decode.h>
+#include <webp/demux.h>
+#include <webp/encode.h>
+#include <webp/mux.h>
 
-enum scrub_ffmpeg_library { SCRUB_LIB_AVUTIL, SCRUB_LIB_SWSCALE, SCRUB_LIB_AVCODEC, SCRUB_LIB_AVFORMAT, SCRUB_LIB_SWRESAMPLE, SCRUB_LIB_AVFILTER };
+// FFmpeg's first (SCRUB_LIBRARIES of them: what `scrubkit --version` reports), then the others.
+enum scrub_ffmpeg_library {
+    SCRUB_LIB_AVUTIL, SCRUB_LIB_SWSCALE, SCRUB_LIB_AVCODEC, SCRUB_LIB_AVFORMAT, SCRUB_LIB_SWRESAMPLE, SCRUB_LIB_AVFILTER,
+    SCRUB_LIB_SIXEL, SCRUB_LIB_FREETYPE, SCRUB_LIB_FONTCONFIG, SCRUB_LIB_WEBP, SCRUB_LIB_WEBPDEMUX, SCRUB_LIB_WEBPMUX,
+};
 
 /// The address of `name` in `library`, loading the library first if needed. Never returns NULL: a missing library
 /// or function ends the process with a message, as the dynamic linker would have at start-up.

@@ -47,6 +47,16 @@ public enum LibraryVersions {
     /// libwebp's decoder version, as found at run time.
     public static var webp: String { dotted(UInt32(WebPGetDecoderVersion())) }
 
+    /// libwebpdemux's version (animated WebP in), as found at run time.
+    public static var webpDemux: String { dotted(UInt32(WebPGetDemuxVersion())) }
+
+    /// libwebpmux's version (animated WebP out), as found at run time.
+    public static var webpMux: String { dotted(UInt32(WebPGetMuxVersion())) }
+
+    /// The file the lazy loader opens for `library` (`libsixel` → `libsixel.so.1`), nil for a linked one: what a
+    /// package must depend on beside what the binary links.
+    public static func lazyFile(_ library: String) -> String? { scrub_lazy_soname(library).map { String(cString: $0) } }
+
     /// libheif's version, as found at run time; nil when it is not installed.
     public static var heif: String? { scrub_heif_version().map { String(cString: $0) } }
 

@@ -3,9 +3,10 @@ import SixelBridge
 
 /// What the terminal front end adds to `scrubkit --version`: libsixel and the graphics modes it makes possible.
 public enum TerminalComponents {
-    /// libsixel, linked for sixel pictures.
+    /// libsixel, loaded on first use for sixel pictures.
     public static var libraries: [ComponentReport.Library] {
-        [ComponentReport.Library(name: "libsixel", version: SixelEncoder.libraryVersion, role: "sixel pictures in scrubkit play")]
+        [ComponentReport.Library(name: "libsixel", version: SixelEncoder.libraryVersion, file: ComponentReport.lazyFile("libsixel"),
+                                 role: "sixel pictures in scrubkit play")]
     }
 
     /// The terminal graphics modes (all built in; which one a terminal gets is decided when playing).

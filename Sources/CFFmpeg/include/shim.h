@@ -113,6 +113,10 @@ typedef struct {
 /// How many libraries scrub_ffmpeg_probe describes (libavutil, libswscale, libavcodec, libavformat, libswresample,
 /// libavfilter).
 int scrub_ffmpeg_library_count(void);
+
+/// The file the lazy loader opens for a library it forwards (`libsixel` → `libsixel.so.1`: FFmpeg's, libsixel,
+/// libfreetype, libfontconfig, libwebp, libwebpdemux, libwebpmux); NULL for any other name.
+const char *scrub_lazy_soname(const char *name);
 /// Opens library `index` if it can (unlike the forwarders, a missing library is reported, not fatal) and
 /// describes it; on failure `error` (of `size` bytes) receives the dynamic linker's message.
 scrub_ffmpeg_library_info scrub_ffmpeg_probe(int index, char *error, size_t size);

@@ -15,7 +15,8 @@ public struct ComponentReport: Sendable {
         public var version: String?
         /// The headers' version scrubkit was built with, when it differs in kind from ``version`` (FFmpeg's).
         public var builtAgainst: String?
-        /// The file opened at run time (FFmpeg's sonames), when scrubkit opens it itself.
+        /// The file opened at run time (FFmpeg's sonames, libheif's, and those of the other libraries loaded on first
+        /// use), when scrubkit opens it itself.
         public var file: String?
         /// Why it is missing, when it is.
         public var problem: String?
@@ -75,6 +76,9 @@ public struct ComponentReport: Sendable {
         return l.file.map(debianPackage(ofSoname:))
     }
 
+    /// The file the lazy loader opens for `library` (`libsixel` → `libsixel.so.1`), nil for a linked one.
+    public static func lazyFile(_ library: String) -> String? { LibraryVersions.lazyFile(library) }
+
     /// Gathers the report (opens FFmpeg's libraries if it can); `libraries` and `features` from layers above
     /// ScrubKit (the terminal's sixel encoder) are appended.
     public static func gather(libraries extraLibraries: [Library] = [], features extraFeatures: [Feature] = []) -> ComponentReport {
@@ -93,12 +97,18 @@ public struct ComponentReport: Sendable {
         let font = FontLocator.file(for: FontLocator.defaultPattern)
         let libraries = [
             Library(name: "libjpeg-turbo", version: LibraryVersions.jpegTurbo, role: "JPEG stills (DCT-scaled) and JPEG output"),
-            Library(name: "libwebp", version: LibraryVersions.webp, role: "WebP stills"),
+            Library(name: "libwebp", version: LibraryVersions.webp, file: LibraryVersions.lazyFile("libwebp"), role: "WebP stills"),
+            Library(name: "libwebpdemux", version: LibraryVersions.webpDemux, file: LibraryVersions.lazyFile("libwebpdemux"),
+                    role: "animated WebP stills"),
+            Library(name: "libwebpmux", version: LibraryVersions.webpMux, file: LibraryVersions.lazyFile("libwebpmux"),
+                    role: "animated WebP previews"),
             Library(name: "libheif", version: LibraryVersions.heif, file: "libheif.so.1", problem: LibraryVersions.heifMissing,
                     role: "HEIC and AVIF stills"),
             Library(name: "zlib", version: LibraryVersions.zlib, role: "checksums of cache entries and PNG text"),
-            Library(name: "FreeType", version: TextLibraries.freeType, role: "text on contact sheets and charts"),
-            Library(name: "fontconfig", version: TextLibraries.fontconfig, role: "finding fonts"),
+            Library(name: "FreeType", version: TextLibraries.freeType, file: LibraryVersions.lazyFile("libfreetype"),
+                    role: "text on contact sheets and charts"),
+            Library(name: "fontconfig", version: TextLibraries.fontconfig, file: LibraryVersions.lazyFile("libfontconfig"),
+                    role: "finding fonts"),
         ] + extraLibraries
         var features = [
             Feature(key: "video", available: found, detail: found ? "video, audio cover art and other stills through FFmpeg"
