@@ -87,22 +87,15 @@ import Testing
     /// into the caller's array: the pixels are byte for byte those of libjpeg-turbo's own `djpeg` (its stdio source,
     /// the same scaling), for a whole file and for one cut short (both end on a fake EOI marker), whether the header's
     /// size was given (decoded in place), not given, or wrong (libjpeg's own buffer, copied).
-    @Test(.enabled(if: Corpus.samplesAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg"), "needs djpeg"),
+    @Test(.enabled(if: Corpus.samplesAvailable && Reference.which("djpeg") != nil, "needs djpeg"),
           arguments: [1.0, 0.6])
     func pixelsAreLibjpegsOwn(keeping fraction: Double) throws {
         let whole = try Data(contentsOf: URL(fileURLWithPath: Corpus.sample("large_6000x4000.jpg")))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(getpid())-\(fraction).jpg").path
         try whole.prefix(Int(Double(whole.count) * fraction)).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
-        let djpeg = Process()
-        djpeg.executableURL = URL(fileURLWithPath: "/usr/bin/djpeg")
-        djpeg.arguments = ["-scale", "1/8", "-ppm", path]
-        let pipe = Pipe()
-        djpeg.standardOutput = pipe
-        djpeg.standardError = FileHandle.nullDevice
-        try djpeg.run()
-        let ppm = pipe.fileHandleForReading.readDataToEndOfFile()
-        djpeg.waitUntilExit()
+        let ppm = Reference.run("djpeg", ["-scale", "1/8", "-ppm", path])
+        try #require(ppm.count > 16, "djpeg wrote a picture")
         // P6, width, height, 255, then the pixels after one whitespace byte.
         var fields: [Substring] = [], at = ppm.startIndex
         while fields.count < 4 {
