@@ -8,7 +8,7 @@ import Testing
         for f in files {
             let path = "\(dir)/\(f)"
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: Data())
+            try #require(FileManager.default.createFile(atPath: path, contents: Data()))
         }
         return dir
     }
