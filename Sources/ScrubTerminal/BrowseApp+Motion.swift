@@ -105,7 +105,7 @@ final class TilePreviews: Sendable {
             return true
         }
         guard start else { return nil }
-        Thread.detachNewThread { [self] in
+        NamedThread.start("scrubkit.motion") { [self] in
             let cancelled: @Sendable () -> Bool = { self.job.withLock { $0?.cancelled ?? true } }
             let frames = (try? TilePreview.frames(of: path, size: size, cache: cache, isCancelled: cancelled)) ?? []
             job.withLock { j in

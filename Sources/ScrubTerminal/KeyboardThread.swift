@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import ScrubKit
 import Synchronization
 
 /// The thread that reads a full-screen program's keyboard and decodes it into ``InputEvent``s — only in the
@@ -19,7 +20,7 @@ final class KeyboardThread: Sendable {
                closed: @escaping @Sendable () -> Void) {
         stopping.store(false, ordering: .relaxed)
         running.withLock { $0 = true }
-        let t = Thread { [self] in
+        NamedThread.start("scrubkit.keys") { [self] in
             defer { running.withLock { $0 = false } }
             var decoder = KeyDecoder()
             while !stopping.load(ordering: .relaxed) {
@@ -40,7 +41,6 @@ final class KeyboardThread: Sendable {
                 }
             }
         }
-        t.start()
     }
 
     /// Stops reading and waits until the thread has let go of the keyboard (at most one read's wait, 0.1 s).

@@ -51,7 +51,7 @@ extension PlayerApp {
         notice.withLock { $0 = ("cutting \(from.formatted(fractionDigits: 1))–\(to.formatted(fractionDigits: 1))…", now + 60) }
         lastStatus = ""
         let (path, notice, clock) = (path, notice, player.clock)
-        let thread = Thread {
+        NamedThread.start("scrubkit.cut") {
             let text: String
             do {
                 let r = try LosslessCut.cut(path, from: .absolute(from), to: .absolute(to), output: output)
@@ -62,7 +62,5 @@ extension PlayerApp {
             }
             notice.withLock { $0 = (text, clock.now() + 6) }
         }
-        thread.name = "scrubkit.cut"
-        thread.start()
     }
 }

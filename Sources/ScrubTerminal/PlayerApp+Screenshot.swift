@@ -19,7 +19,7 @@ extension PlayerApp {
         notice.withLock { $0 = ("screenshot at \(time.formatted(fractionDigits: 3))…", now + 30) }
         lastStatus = ""
         let (path, notice, clock, directory) = (path, notice, player.clock, options.screenshotDirectory)
-        let thread = Thread {
+        NamedThread.start("scrubkit.shot") {
             let text: String
             do {
                 let written = try Screenshot.save(path, at: time, directory: directory, subtitles: cues)
@@ -29,7 +29,5 @@ extension PlayerApp {
             }
             notice.withLock { $0 = (text, clock.now() + 6) }
         }
-        thread.name = "scrubkit.screenshot"
-        thread.start()
     }
 }

@@ -4,8 +4,43 @@ import ScrubTerminal
 import Testing
 
 /// `browse`'s tiles: made once, then served from the caches; bounded in memory however large the folder.
-@Suite(.enabled(if: Corpus.samplesAvailable && Reference.available, "needs samples/ and ffmpeg"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: Corpus.samplesAvailable && Reference.available, "needs samples/ and ffmpeg"), .serialized,
+        .timeLimit(.minutes(2)))
 struct TileLoaderTests {
+    /// This process's threads named as the loader names its workers (`scrubkit.tileN`).
+    static func tileThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { t in
+            (try? String(contentsOfFile: "/proc/self/task/\(t)/comm", encoding: .utf8))?.hasPrefix("scrubkit.tile") == true
+        }.count
+    }
+
+    /// Waits up to `seconds` for `condition`; whether it held.
+    static func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while !condition() { if Date() > end { return false }; usleep(10_000) }
+        return true
+    }
+
+    /// A loader dropped without ``TileLoader/close()`` is freed and its worker threads end: they hold what they
+    /// share, not the loader (before, each held it for its whole loop, so `deinit` never ran and a thread per core
+    /// stayed blocked for ever).
+    @Test func aLoaderDroppedWithoutClosingEndsItsThreads() throws {
+        #expect(Self.eventually { Self.tileThreads() == 0 }, "no loader's threads left from other tests")
+        let before = Self.tileThreads()
+        weak var dropped: TileLoader?
+        do {
+            let loader = TileLoader(maximumSize: .longestSide(64), cache: nil, desktop: nil, workers: 3, memoryBudget: 1 << 20)
+            dropped = loader
+            let clip = Corpus.sample("h264_gop2s.mp4")
+            loader.want([clip])
+            #expect(Self.eventually(30) { loader.state(for: clip) != nil }, "the tile is made")
+            #expect(Self.tileThreads() == before + 3, "three workers run")
+        }
+        #expect(dropped == nil, "the loader is freed once dropped")
+        #expect(Self.eventually { Self.tileThreads() == before }, "its workers ended: \(Self.tileThreads() - before) left")
+    }
+
     func waitForAll(_ loader: TileLoader, _ paths: [String]) {
         let end = Date().addingTimeInterval(60)
         while Date() < end && !paths.allSatisfy({ loader.state(for: $0) != nil }) { usleep(2000) }

@@ -20,34 +20,73 @@ public final class TileLoader: Sendable {
         case failed(String)
     }
 
-    private struct Shared {
-        var queue: [String] = []
-        var inFlight: Set<String> = []
-        var failures: [String: String] = [:]
-        var facts: [String: TileFacts] = [:]
-        var closed = false
-        var changes = 0
-        var made = 0, fromCache = 0
+    /// What the loader and its worker threads share. The threads hold this, never the loader: a loader dropped
+    /// without ``close()`` is freed, and its `deinit` closes this, which ends them.
+    private final class Work: Sendable {
+        struct Shared {
+            var queue: [String] = []
+            var inFlight: Set<String> = []
+            var failures: [String: String] = [:]
+            var facts: [String: TileFacts] = [:]
+            var closed = false
+            var changes = 0
+            var made = 0, fromCache = 0
+        }
+        let shared = Locked(Shared())
+        let pictures: MemoryCache<String, RGBImage>
+        let make: @Sendable (String) -> Result<(TileFacts, RGBImage?, Bool), MediaError>
+
+        init(memoryBudget: Int, make: @escaping @Sendable (String) -> Result<(TileFacts, RGBImage?, Bool), MediaError>) {
+            pictures = MemoryCache(budget: max(0, memoryBudget))
+            self.make = make
+        }
+
+        /// A worker's loop: the most wanted tile next, until closed.
+        func run() {
+            while true {
+                let next: String? = shared.withLock(waitingUntil: { $0.closed || !$0.queue.isEmpty }) { s, _ in
+                    guard !s.closed, !s.queue.isEmpty else { return nil }
+                    let p = s.queue.removeFirst()
+                    s.inFlight.insert(p)
+                    return p
+                }
+                guard let path = next else { return }
+                let result = make(path)
+                shared.withLock { s in
+                    s.inFlight.remove(path)
+                    s.changes += 1
+                    switch result {
+                    case .success(let (facts, image, cached)):
+                        s.facts[path] = facts
+                        if let image { pictures.insert(image, for: path, cost: image.pixels.count) }
+                        if cached { s.fromCache += 1 } else { s.made += 1 }
+                    case .failure(let e): s.failures[path] = e.reason
+                    }
+                }
+            }
+        }
     }
-    private let shared = Locked(Shared())
-    private let pictures: MemoryCache<String, RGBImage>
+    private let work: Work
+    private var shared: Locked<Work.Shared> { work.shared }
+    private var pictures: MemoryCache<String, RGBImage> { work.pictures }
     /// The box tile pictures are fitted to.
     public let maximumSize: MaximumSize
     private let cache: ThumbnailCache?
     private let desktop: DesktopThumbnailer?
 
     /// A loader fitting pictures to `maximumSize`, reading and filling `cache` (facts) and `desktop` (pictures),
-    /// on `workers` threads (default: one per core), keeping at most `memoryBudget` bytes of pictures.
+    /// on `workers` threads (default: one per core), keeping at most `memoryBudget` bytes of pictures. Its threads
+    /// end with ``close()``, or when it is dropped.
     public init(maximumSize: MaximumSize, cache: ThumbnailCache?, desktop: DesktopThumbnailer?,
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, memoryBudget: Int) {
         self.maximumSize = maximumSize
         self.cache = cache
         self.desktop = desktop
-        pictures = MemoryCache(budget: max(0, memoryBudget))
+        work = Work(memoryBudget: memoryBudget) { path in
+            TileLoader.load(path, maximumSize: maximumSize, cache: cache, desktop: desktop)
+        }
         for n in 0..<max(1, workers) {
-            let t = Thread { [weak self] in self?.work() }
-            t.name = "scrubkit.tiles.\(n)"
-            t.start()
+            NamedThread.start("scrubkit.tile\(n)") { [work] in work.run() }
         }
     }
 
@@ -92,32 +131,9 @@ public final class TileLoader: Sendable {
     /// Stops the workers (a tile being made is finished first, then dropped).
     public func close() { shared.withLock { $0.closed = true; $0.queue = [] } }
 
-    private func work() {
-        while true {
-            let next: String? = shared.withLock(waitingUntil: { $0.closed || !$0.queue.isEmpty }) { s, _ in
-                guard !s.closed, !s.queue.isEmpty else { return nil }
-                let p = s.queue.removeFirst()
-                s.inFlight.insert(p)
-                return p
-            }
-            guard let path = next else { return }
-            let result = load(path)
-            shared.withLock { s in
-                s.inFlight.remove(path)
-                s.changes += 1
-                switch result {
-                case .success(let (facts, image, cached)):
-                    s.facts[path] = facts
-                    if let image { pictures.insert(image, for: path, cost: image.pixels.count) }
-                    if cached { s.fromCache += 1 } else { s.made += 1 }
-                case .failure(let e): s.failures[path] = e.reason
-                }
-            }
-        }
-    }
-
     /// The tile of `path`: from the caches when both hold it, else made from one open.
-    func load(_ path: String) -> Result<(TileFacts, RGBImage?, Bool), MediaError> {
+    static func load(_ path: String, maximumSize: MaximumSize, cache: ThumbnailCache?,
+                     desktop: DesktopThumbnailer?) -> Result<(TileFacts, RGBImage?, Bool), MediaError> {
         guard let identity = SourceIdentity(path: path) else { return .failure(MediaError(.notFound, path: path, "cannot be read")) }
         let flavor = DesktopThumbnailer.flavor(for: maximumSize)
         let factsKey = CacheKey(.facts, identity: identity, parts: [])

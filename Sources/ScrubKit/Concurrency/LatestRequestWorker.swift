@@ -60,14 +60,11 @@ final class LatestRequestWorker<Request: Sendable>: Sendable {
     /// Starts the thread, named `name`, running `body` with the worker's inbox. `stackSize`: decoders (dav1d, libaom)
     /// want a main thread's stack, not a small default.
     init(name: String, stackSize: Int = 8 << 20, body: @escaping @Sendable (Inbox) -> Void) {
-        let thread = Thread { [inbox = Inbox(worker: self)] in
+        NamedThread.start(name, stackSize: stackSize) { [inbox = Inbox(worker: self)] in
             body(inbox)
             // (The thread has ended, whatever it left: nothing is served any more.)
             inbox.worker.state.withLock { s in s.closed = true; s.pending = nil; s.serving = false }
         }
-        thread.name = name
-        thread.stackSize = stackSize
-        thread.start()
     }
 
     /// Asks for `request`, replacing one not yet taken; returns its number. Ignored once closed.

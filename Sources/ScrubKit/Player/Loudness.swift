@@ -29,12 +29,10 @@ public enum Loudness {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let stop = Locked(false)
             continuation.onTermination = { _ in stop.withLock { $0 = true } }
-            let thread = Thread {
+            NamedThread.start("scrubkit.loud") {
                 scan(path, count: max(1, count), streamNumber: streamNumber, stopped: { stop.withLock { $0 } }) { continuation.yield($0) }
                 continuation.finish()
             }
-            thread.name = "scrubkit.loudness"
-            thread.start()
         }
     }
 

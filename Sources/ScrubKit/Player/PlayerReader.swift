@@ -145,10 +145,7 @@ final class PlayerReader: Sendable {
     init(path: String, limits: Limits? = nil, opened: @escaping @Sendable (PlayerReader, Result<OpenedFacts, MediaError>) -> Void) {
         self.path = path
         self.limits = limits ?? Limits.for(path)
-        let thread = Thread { [self] in run(opened) }
-        thread.name = "scrubkit.reader"
-        thread.stackSize = 8 << 20
-        thread.start()
+        NamedThread.start("scrubkit.reader", stackSize: 8 << 20) { [self] in run(opened) }
     }
 
     /// What the reader learned when it opened the file.

@@ -65,12 +65,10 @@ final class SoundChain: Sendable {
         guard let stream = chosen else { fail(problem ?? "no audio stream"); return }
         options.meter?.prepare(start: facts.start, duration: facts.durationKind == .known ? facts.duration : .invalid)
         guard let packets = reader.stream(stream.index) else { fail("the audio stream is not read"); return }
-        let thread = Thread { [self] in
+        NamedThread.start("scrubkit.sound") { [self] in
             run(stream: stream, facts: facts, packets: packets, positionsReader: positionsReader)
             packets.setPlayed(false)
         }
-        thread.name = "scrubkit.sound"
-        thread.start()
     }
 
     /// Plays from `time` at `rate` times normal speed (a new serial: what was queued is dropped); nil: silent now.

@@ -48,7 +48,7 @@ public struct SceneDetector: Sendable {
         AsyncThrowingStream { continuation in
             let stop = Locked(false)
             continuation.onTermination = { _ in stop.withLock { $0 = true } }
-            let thread = Thread {
+            NamedThread.start("scrubkit.scenes") {
                 do {
                     _ = try detect(in: path, isCancelled: { stop.withLock { $0 } }) { continuation.yield($0) }
                     continuation.finish()
@@ -56,8 +56,6 @@ public struct SceneDetector: Sendable {
                     continuation.finish(throwing: error)
                 }
             }
-            thread.name = "scrubkit.scenes"
-            thread.start()
         }
     }
 

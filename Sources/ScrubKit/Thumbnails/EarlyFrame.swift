@@ -47,12 +47,10 @@ final class EarlyFrame: Sendable {
     static func start(_ generator: ThumbnailGenerator, at time: TimeExpression, cores: Int, head: [UInt8]?) -> EarlyFrame? {
         guard cores >= 2, !Demuxer.isURL(generator.path), let head, looksLikeMP4(head) else { return nil }
         let early = EarlyFrame()
-        let thread = Thread {
+        NamedThread.start("scrubkit.early") {
             let found = try? early.find(generator, at: time, cores: cores, head: head)
             early.state.withLock { $0.found = found; $0.resolved = true; $0.finished = true }
         }
-        thread.name = "scrubkit early frame"
-        thread.start()
         return early
     }
 

@@ -39,7 +39,7 @@ extension ThumbnailGenerator {
         let half = SecondHalf()
         let generator = self
         let facts = source.facts
-        let thread = Thread {
+        NamedThread.start("scrubkit.half", stackSize: 8 << 20) {   // (dav1d and libaom want a main thread's stack)
             defer { half.done.withLock { $0 = true } }
             do {
                 let other = try VideoSource(reopening: generator.path, facts: facts, pixelLimit: generator.pixelLimit, allowsCoverArt: true)
@@ -54,8 +54,6 @@ extension ThumbnailGenerator {
                 half.failure.withLock { $0 = MediaError(.decodeFailed, path: generator.path, "\(error)") }
             }
         }
-        thread.stackSize = 8 << 20   // decoders (dav1d, libaom) want the stack of a main thread, not a small default
-        thread.start()
         do {
             try serve(first, source: source, threading: .single, lowres: 0, isCancelled: isCancelled, deliver: deliver)
         } catch {

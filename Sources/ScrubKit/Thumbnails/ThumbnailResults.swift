@@ -23,7 +23,7 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator {
         let channel = Channel(capacity: ThumbnailResults.lookahead)
         let generator = self.generator, times = self.times
-        let thread = Thread {
+        NamedThread.start("scrubkit.thumbs", stackSize: 8 << 20) {   // (dav1d and libaom want a main thread's stack)
             var delivered = 0
             defer { generator.streamProbe?(delivered, true) }
             do {
@@ -37,8 +37,6 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
                 channel.finish(error)
             }
         }
-        thread.stackSize = 8 << 20   // decoders (dav1d, libaom) want the stack of a main thread
-        thread.start()
         return Iterator(channel: channel)
     }
 
