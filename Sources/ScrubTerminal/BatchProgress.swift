@@ -22,6 +22,8 @@ public final class BatchProgress: Sendable {
     private let color: Bool
     private let quiet: Bool
     private let started = Date()
+    /// What a signal ending the batch does: the bar cleared, a line saying how far it got.
+    private let ending: ProcessSignals.Registration
 
     /// Progress of `total` files on `fd`: a redrawing bar on a terminal, plain lines otherwise, only failures when `quiet`.
     public init(total: Int, quiet: Bool, fd: Int32 = 2) {
@@ -30,7 +32,15 @@ public final class BatchProgress: Sendable {
         self.quiet = quiet
         interactive = TerminalOutput.isTerminal(fd)
         color = TerminalOutput.colorAllowed(fd)
+        ending = ProcessSignals.atExit { [state, fd, interactive, quiet] in
+            guard !quiet else { return }
+            let (done, total) = state.withLock { ($0.done, $0.total) }
+            let by = ProcessSignals.endingSignal.map(ProcessSignals.name(of:)) ?? "a signal"
+            TerminalOutput.write((interactive ? "\r\u{1B}[2K" : "") + "stopped by \(by) after \(done) of \(total) files\n", to: fd)
+        }
     }
+
+    deinit { ending.cancel() }
 
     /// A file has started (shown as the current file).
     public func started(_ source: String) {
@@ -68,6 +78,7 @@ public final class BatchProgress: Sendable {
 
     /// Clears the bar and prints the summary line.
     public func finish() {
+        ending.cancel()
         state.withLock { s in
             guard !quiet else { return }
             if interactive { TerminalOutput.write("\r\u{1B}[2K", to: fd) }

@@ -1,9 +1,12 @@
 import Foundation
+import ScrubKit
 
 /// The one way a full-screen program (`play`, `browse`) takes the terminal and gives it back: it refuses a redirected
 /// output and a forced graphics mode the terminal cannot show (it would print escape codes as text), enters full-screen
-/// mode (restored on return, on errors and on signals, kitty's picture files removed), chooses the graphics, and
-/// turns SIGWINCH into a call of `resized`.
+/// mode (restored on return, on errors and — registered with ``ProcessSignals``, which the program took over at its
+/// start — on a signal, kitty's picture files removed), chooses the graphics, and turns SIGWINCH into a call of
+/// `resized`. Nested (a player from `browse`), each level registers and removes its own: leaving one leaves the
+/// signals as the level above had them.
 enum FullScreen {
     /// Runs `body` with the graphics chosen, full screen on `terminal`, for `program` (named in the refusal); `renderer`
     /// is what to clear the pictures of when it ends.
@@ -14,19 +17,18 @@ enum FullScreen {
         }
         let env = ProcessInfo.processInfo.environment
         if let forced, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
-        try terminal.enter(mouse: true) { sig in KittyRenderer.removeAllLeftovers(); exit(sig == SIGINT ? 130 : 143) }
+        try terminal.enter(mouse: true)
+        let ending = ProcessSignals.atExit { terminal.restore(); KittyRenderer.removeAllLeftovers() }
         defer {
             let r = renderer()
             terminal.write(r.clearTiles()); terminal.restore(); r.removeLeftovers()
+            ending.cancel()
             if terminal.input > 0 { close(terminal.input) }   // the /dev/tty opened for keys
         }
         // The terminal is asked only with the keyboard ours (in the background its answers would reach the shell).
         let choice = GraphicsDetection.choose(forced: forced, env: env, keyboard: terminal.hasKeyboard ? terminal.input : nil)
-        let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        signal(SIGWINCH, SIG_IGN)
-        winch.setEventHandler { resized() }
-        winch.resume()
-        defer { winch.cancel() }
+        let resizes = ProcessSignals.onResize(resized)
+        defer { resizes.cancel() }
         return try body(choice)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Locking
 
 /// Full-screen terminal mode: alternate screen, hidden cursor, SGR mouse reporting, raw keyboard input — and the
-/// promise to put everything back (normal screen, cursor, cooked mode) on return, on errors, on SIGINT/SIGTERM/SIGHUP.
+/// promise to put everything back (normal screen, cursor, cooked mode, the SIGTTOU/SIGTTIN dispositions it found) on
+/// return, on errors, and (``FullScreen`` registers ``restore()`` with ``ProcessSignals``) on a signal.
 ///
 /// Job control, as a shell user expects of a full-screen program: the keyboard (raw mode) is taken only while this
 /// process's group is the terminal's foreground group. Started in the background (`scrubkit play clip &`, or under
@@ -10,7 +11,7 @@ import Locking
 /// terminal's modes — SIGTTOU and SIGTTIN are ignored, so nothing it does can stop it — and ``followForeground()``
 /// takes the keyboard once the shell brings it to the foreground (`fg`). ``suspend()`` is Ctrl-Z: the terminal put
 /// back, the job stopped like any other, and the screen and keyboard taken again when it continues.
-public final class RawTerminal: @unchecked Sendable {   // unchecked: `signalSources` is set once in enter, before any signal
+public final class RawTerminal: Sendable {
     private struct State {
         var saved = termios()
         /// Full-screen mode is on (our screen and modes written, not yet restored).
@@ -20,12 +21,13 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: `signalSou
         /// Between Ctrl-Z and the continue: the keyboard is not taken back by ``followForeground()``.
         var suspended = false
         var mouse = false
+        /// SIGTTOU's and SIGTTIN's dispositions before ``enter(mouse:)`` ignored them (put back by ``restore()``).
+        var jobControlSignals: [(signal: Int32, handler: __sighandler_t?)] = []
     }
     private let state = Locked(State())
     /// The keyboard's descriptor (a terminal), or -1: no keyboard, the picture plays on its own.
     public let input: Int32
     private let output: Int32
-    private var signalSources: [DispatchSourceSignal] = []
 
     /// A terminal on these descriptors (`input` -1: none); nothing changes until ``enter(mouse:onSignal:)``.
     public init(input: Int32 = 0, output: Int32 = 1) {
@@ -39,32 +41,20 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: `signalSou
     /// Whether the keyboard is in raw mode and ours to read.
     public var hasKeyboard: Bool { state.withLock { $0.holdsKeyboard } }
 
-    /// Enters full-screen mode, taking the keyboard if in the foreground. `onSignal` runs (after the terminal is
-    /// restored) when SIGINT/SIGTERM/SIGHUP arrive.
-    public func enter(mouse: Bool, onSignal: @escaping @Sendable (Int32) -> Void) throws {
-        // In the background, a terminal write (with `stty tostop`), a mode change or a read would stop the process
-        // (SIGTTOU/SIGTTIN, state T: nothing drawn, nothing said). Ignored, writes go through and a read fails with
-        // EIO; modes are only changed in the foreground.
-        signal(SIGTTOU, SIG_IGN)
-        signal(SIGTTIN, SIG_IGN)
+    /// Enters full-screen mode, taking the keyboard if in the foreground.
+    public func enter(mouse: Bool) throws {
         var current = termios()
         guard input < 0 || tcgetattr(input, &current) == 0 else { throw TerminalError("cannot read the terminal settings") }
         state.withLock { s in
+            // In the background, a terminal write (with `stty tostop`), a mode change or a read would stop the process
+            // (SIGTTOU/SIGTTIN, state T: nothing drawn, nothing said). Ignored, writes go through and a read fails
+            // with EIO; modes are only changed in the foreground. (What was there is put back on leaving.)
+            s.jobControlSignals = [SIGTTOU, SIGTTIN].map { ($0, signal($0, SIG_IGN)) }
             s.saved = current
             s.mouse = mouse
             s.active = true
             TerminalOutput.write(screenSetup(mouse: mouse), to: output)
             _ = takeKeyboard(&s)
-        }
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            src.setEventHandler { [weak self] in
-                self?.restore()
-                onSignal(sig)
-            }
-            src.resume()
-            signalSources.append(src)
         }
     }
 
@@ -159,13 +149,16 @@ public final class RawTerminal: @unchecked Sendable {   // unchecked: `signalSou
         }
     }
 
-    /// Leaves full-screen mode; safe to call more than once, from any thread.
+    /// Leaves full-screen mode, putting back the screen, the modes and SIGTTOU's and SIGTTIN's dispositions as they
+    /// were; safe to call more than once, from any thread.
     public func restore() {
         state.withLock { s in
             guard s.active else { return }
             s.active = false
             TerminalOutput.write(screenTeardown, to: output)
             giveBackKeyboard(&s)
+            for (sig, handler) in s.jobControlSignals.reversed() { signal(sig, handler) }
+            s.jobControlSignals = []
         }
     }
 

@@ -80,8 +80,11 @@ enum BenchCommand {
                     out.standardOutput = pipe
                     out.standardError = FileHandle.nullDevice
                     try out.run()
+                    // (A signal ending the benchmark ends the measured child too.)
+                    let ending = ProcessSignals.atExit { out.terminate() }
                     let data = pipe.fileHandleForReading.readDataToEndOfFile()
                     out.waitUntilExit()
+                    ending.cancel()
                     guard let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let s = BenchSample(json: obj) else {
                         printError("scrubkit: \(file): mode \(mode.rawValue) failed"); failed = true; continue
                     }

@@ -44,4 +44,7 @@ import ScrubKit
     }
 }
 
+// Signals first, before any thread starts (each inherits their blocking): every command ends on SIGHUP, SIGINT,
+// SIGQUIT and SIGTERM with its temporary files removed and the terminal put back, exit status 128 + the signal.
+ProcessSignals.takeOver()
 exit(main())

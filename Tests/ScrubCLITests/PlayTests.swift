@@ -8,14 +8,14 @@ enum Tmux {
     /// A server of our own, so a test never touches the user's tmux and can always be torn down.
     static let socket = "scrubtest\(getpid())"
 
-    /// Runs a tmux command and returns what it printed.
+    /// Runs a tmux command (on the server of `socket`: this process's own unless told) and returns what it printed.
     ///
     /// Not `Foundation.Process`: `new-session` leaves a daemon behind, and a daemon that inherits a descriptor
     /// Foundation waits on (its exit-watch socket, or the pipes of another test's process spawned at the same
     /// moment) keeps that wait from ever ending — that hung CI. Here the child gets only /dev/null and a capture
     /// file (`closefrom(3)` in the child), and we reap it with `waitpid` ourselves.
     @discardableResult
-    static func run(_ args: [String]) -> String {
+    static func run(_ args: [String], socket: String = Tmux.socket) -> String {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(getpid())-\(UUID().uuidString)").path
         defer { unlink(capture) }
         guard let pid = spawn([path!, "-L", socket, "-f", "/dev/null"] + args, stdout: capture) else { return "" }
@@ -24,15 +24,15 @@ enum Tmux {
         return (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
     }
 
-    /// Starts `argv` in the background (stdin /dev/null, stdout to `stdout`, stderr /dev/null, nothing else
+    /// Starts `argv` in the background (stdin /dev/null, stdout to `stdout`, stderr to `stderr`, nothing else
     /// inherited); the caller kills and reaps it.
-    static func spawn(_ argv: [String], stdout: String) -> pid_t? {
+    static func spawn(_ argv: [String], stdout: String, stderr: String = "/dev/null") -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         closeFrom3(&actions)
         // Signals as a login gives them: none blocked, none ignored. The test runs on a Dispatch worker thread, which
         // blocks nearly every signal, and a mask is inherited through exec: the tmux server, its shells and the

@@ -48,7 +48,7 @@ public enum AtomicFile {
             } catch where error.errno == EEXIST && n < 10_000 {
                 n += 1
             } catch {
-                unlink(tmp)
+                FileIO.removeTemporary(tmp)
                 throw MediaError(.writeFailed, path: target, "cannot move into place: \(error)")
             }
         }

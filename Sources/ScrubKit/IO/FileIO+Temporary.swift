@@ -1,8 +1,18 @@
 import Foundation
+import Locking
 
-/// Temporary files: the one name for a file being written before it is renamed into place, and the one sweep of the
-/// ones no writer will finish.
+/// Temporary files: the one name for a file being written before it is renamed into place, the list of those being
+/// written now (removed when a signal ends the program: ``ProcessSignals``), and the one sweep of the ones no writer
+/// will finish.
 extension FileIO {
+    /// The temporary files named and not yet moved into place or removed, and whether a signal is ending the program
+    /// (then none is created any more).
+    private struct Unfinished {
+        var paths: Set<String> = []
+        var ending = false
+    }
+    private static let unfinished = Locked(Unfinished())
+
     /// Where a write of `target` goes before it is renamed over it: beside it (the same file system, so the rename is
     /// atomic), hidden, and named for its owner — `.NAME.HOST-NS~PID.RANDOM.tmp` (`ownerMarker`) — so that a sweep
     /// by another process, container or machine sharing the directory can tell whose it is
@@ -11,7 +21,41 @@ extension FileIO {
         let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent().path
         let name = ".\(url.lastPathComponent).\(ownerMarker)~\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        return (dir.hasSuffix("/") ? dir : dir + "/") + name
+        let path = (dir.hasSuffix("/") ? dir : dir + "/") + name
+        unfinished.withLock { _ = $0.paths.insert(path) }
+        return path
+    }
+
+    /// Creates the temporary file `path` (`open` with `flags` and `mode`): a descriptor, or -1 and the error. Under
+    /// the lock the end of the program takes, so that a file is never created after its name was removed: once a
+    /// signal is ending the program it fails with `ECANCELED`.
+    static func openTemporary(_ path: String, flags: Int32, mode: mode_t) -> (fd: Int32, errno: Int32) {
+        unfinished.withLock { u in
+            guard !u.ending else { return (-1, ECANCELED) }
+            let fd = open(path, flags, mode)
+            return (fd, fd < 0 ? errno : 0)
+        }
+    }
+
+    /// A temporary file was moved into place, or removed: no longer one to remove at a signal.
+    static func settled(_ temporary: String) {
+        unfinished.withLock { _ = $0.paths.remove(temporary) }
+    }
+
+    /// Removes the temporary file `path` (one ``temporaryPath(beside:)`` named) and forgets it.
+    public static func removeTemporary(_ path: String) {
+        unlink(path)
+        settled(path)
+    }
+
+    /// Removes every temporary file being written now, and lets no other be created (a signal is ending the program:
+    /// none will be finished). Called again just before the end, for files a library (FFmpeg's muxers) created by
+    /// name meanwhile.
+    static func removeUnfinishedTemporaryFiles() {
+        unfinished.withLock { u in
+            u.ending = true
+            for path in u.paths { unlink(path) }
+        }
     }
 
     /// Who writes a temporary file, safe inside a file name (letters, digits, `-`): this machine's short host name and

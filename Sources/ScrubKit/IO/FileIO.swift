@@ -80,25 +80,26 @@ public enum FileIO {
     /// `target`. Readers see the old file or the whole new one; the temporary file is removed on any failure.
     public static func replace(_ target: String, with bytes: [UInt8], temporary: String, mode: mode_t, durability: Durability) throws(Failure) {
         try create(temporary, with: bytes, mode: mode, durability: durability)
-        if rename(temporary, target) != 0 { let failure = Failure(step: .rename, errno: errno); unlink(temporary); throw failure }
+        if rename(temporary, target) != 0 { let failure = Failure(step: .rename, errno: errno); removeTemporary(temporary); throw failure }
+        settled(temporary)
     }
 
     /// Writes `bytes` into the new file `path` (created exclusively with `mode`), flushed as `durability` says; the
     /// file is removed on any failure.
     static func create(_ path: String, with bytes: [UInt8], mode: mode_t, durability: Durability) throws(Failure) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw Failure(step: .create, errno: errno) }
+        let (fd, error) = openTemporary(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
+        guard fd >= 0 else { settled(path); throw Failure(step: .create, errno: error) }
         var failure = writeAll(bytes, to: fd)
         if failure == nil, durability == .data, fdatasync(fd) != 0 { failure = Failure(step: .flush, errno: errno) }
         close(fd)
-        if let failure { unlink(path); throw failure }
+        if let failure { removeTemporary(path); throw failure }
     }
 
     /// Puts the finished file `source` at `target` only if nothing is there yet (a hard link, then the source's name
     /// removed): never over another file, even one created a moment ago. Throws `EEXIST` at the rename step then.
     public static func placeNew(_ source: String, at target: String) throws(Failure) {
         guard link(source, target) == 0 else { throw Failure(step: .rename, errno: errno) }
-        unlink(source)
+        removeTemporary(source)
     }
 
     /// `path` itself for `n` = 1, else `NAME-n.EXT` beside it: the names tried in turn for a file never written over.
@@ -118,6 +119,7 @@ public enum FileIO {
     /// Moves a finished file (written by someone else, e.g. FFmpeg's muxer) over `target` in one rename.
     public static func moveIntoPlace(_ source: String, over target: String) throws(Failure) {
         guard rename(source, target) == 0 else { throw Failure(step: .rename, errno: errno) }
+        settled(source)
     }
 
     /// Appends `bytes` to the file at `path` (created with `mode` if missing) in `O_APPEND` writes: each append lands

@@ -63,7 +63,7 @@ final class TemporaryOutput {
 
     /// Removes the unfinished file.
     func discard() {
-        if let temporary { unlink(temporary) }
+        if let temporary { FileIO.removeTemporary(temporary) }
         temporary = nil
     }
 

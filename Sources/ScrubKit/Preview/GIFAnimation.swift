@@ -56,9 +56,10 @@ final class FrameSpool {
         if (inMemory.count + 1) * frameBytes <= memoryBudget && fd < 0 { inMemory.append(frame); return }
         if fd < 0 {
             let path = FileIO.temporaryPath(beside: directory)
-            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd >= 0 { unlink(path) }
-            guard fd >= 0 else { throw MediaError(.writeFailed, path: path, "cannot keep the frames: \(String(cString: strerror(errno)))") }
+            let opened = FileIO.openTemporary(path, flags: O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
+            fd = opened.fd
+            FileIO.removeTemporary(path)   // (unlinked at once: the descriptor keeps it)
+            guard fd >= 0 else { throw MediaError(.writeFailed, path: path, "cannot keep the frames: \(String(cString: strerror(opened.errno)))") }
         }
         if let failure = FileIO.writeAll(frame, to: fd) { throw MediaError(.writeFailed, path: directory, "cannot keep the frames: \(failure)") }
         onDisk += 1

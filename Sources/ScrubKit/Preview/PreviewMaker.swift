@@ -63,7 +63,7 @@ public enum PreviewMaker {
     /// report's `output` is empty.
     public static func render(_ path: String, options: PreviewOptions = PreviewOptions()) throws -> (bytes: [UInt8], report: PreviewReport) {
         let temporary = FileIO.temporaryPath(beside: FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview.\(options.format.rawValue)").path)
-        defer { unlink(temporary) }
+        defer { FileIO.removeTemporary(temporary) }
         var report = try make(path, options: options, output: temporary)
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: temporary))) else {
             throw MediaError(.writeFailed, path: path, "the preview was made but cannot be read back")
