@@ -36,7 +36,8 @@ public final class BatchProgress: Sendable {
             guard !quiet else { return }
             let (done, total) = state.withLock { ($0.done, $0.total) }
             let by = ProcessSignals.endingSignal.map(ProcessSignals.name(of:)) ?? "a signal"
-            TerminalOutput.write((interactive ? "\r\u{1B}[2K" : "") + "stopped by \(by) after \(done) of \(total) files\n", to: fd)
+            let line = "stopped by \(by) after \(done) of \(total) files\n"
+            TerminalOutput.write((interactive ? "\r\u{1B}[2K" : "") + line, to: fd)
         }
     }
 

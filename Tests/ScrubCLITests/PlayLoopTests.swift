@@ -16,12 +16,12 @@ extension PlayTmuxTests {
         _ = waitFor(name) { $0.contains("paused") }
         // A at 20 % (1.6 s), B at 50 % (4.0 s): digits land exactly.
         Tmux.run(["send-keys", "-t", name, "2"])
-        _ = waitFor(name) { Tmux.shownSeconds($0) == 1.6 }
+        _ = settled(name, at: 1.6)
         Tmux.run(["send-keys", "-t", name, "l"])
         var s = waitFor(name) { $0.contains("A 0:01.6") }
         #expect(s.contains("A 0:01.6"), "A is marked: \(s)")
         Tmux.run(["send-keys", "-t", name, "5"])
-        _ = waitFor(name) { Tmux.shownSeconds($0) == 4.0 }
+        _ = settled(name, at: 4.0)
         Tmux.run(["send-keys", "-t", name, "l"])
         s = waitFor(name) { $0.contains("A-B 0:01.6–0:04.0") }
         #expect(s.contains("A-B 0:01.6–0:04.0"), "the loop is set: \(s)")

@@ -14,7 +14,8 @@ extension PlayTmuxTests {
                                                     "-c:v", "libx264", "-g", "25", "\(dir)/clip\(n).mp4"])
             #expect(made.status == 0, "\(made.stderr)")
         }
-        try #require(FileManager.default.createFile(atPath: "\(dir)/clip3.mp4", contents: Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })))
+        let noise = Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
+        try #require(FileManager.default.createFile(atPath: "\(dir)/clip3.mp4", contents: noise))
         try #require(FileManager.default.createFile(atPath: "\(dir)/notes.txt", contents: Data("not media".utf8)))
         let base = "scrubtest7\(getpid())"
         defer { stop(base) }
@@ -42,7 +43,10 @@ extension PlayTmuxTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-broken-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for n in 1...2 { try #require(FileManager.default.createFile(atPath: "\(dir)/bad\(n).mkv", contents: Data(repeating: 0x42, count: 2000))) }
+        for n in 1...2 {
+            let junk = Data(repeating: 0x42, count: 2000)
+            try #require(FileManager.default.createFile(atPath: "\(dir)/bad\(n).mkv", contents: junk))
+        }
         let base = "scrubtest8\(getpid())"
         defer { stop(base) }
         // --loop-playlist too: it must still end, not go round the broken files for ever.
@@ -59,7 +63,8 @@ extension PlayTmuxTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-back-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try #require(FileManager.default.createFile(atPath: "\(dir)/a-broken.mp4", contents: Data(repeating: 7, count: 3000)))
+        try #require(FileManager.default.createFile(atPath: "\(dir)/a-broken.mp4",
+                                                    contents: Data(repeating: 7, count: 3000)))
         let made = try Scrub.execute("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=6", "-c:v", "libx264", "\(dir)/b-good.mp4"])
         try #require(made.status == 0, "\(made.stderr)")
         let base = "scrubtest12\(getpid())"

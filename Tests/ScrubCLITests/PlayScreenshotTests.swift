@@ -16,7 +16,7 @@ extension PlayTmuxTests {
         _ = waitFor(name) { $0.contains("paused") }
         // 30 % of 8 s: 2.4 s, a frame between keyframes (every 2 s).
         Tmux.run(["send-keys", "-t", name, "3"])
-        _ = waitFor(name) { Tmux.shownSeconds($0) == 2.4 }
+        _ = settled(name, at: 2.4)
         Tmux.run(["send-keys", "-t", name, "s"])
         var s = waitFor(name, timeout: 15) { $0.contains("screenshot: ") || $0.contains("screenshot failed") }
         let file = "h264_gop2s-00h00m02.400s.png"

@@ -50,7 +50,7 @@ extension PlayTmuxTests {
         #expect(s.contains("sub off") && !s.contains("From the side"), "j after the last track: off: \(s)")
         Tmux.run(["send-keys", "-t", name, "j"])
         Tmux.run(["send-keys", "-t", name, "2"])   // 0.8 s
-        s = waitFor(name) { $0.contains("Hello world") && Tmux.shownSeconds($0) == 0.8 }
+        s = settled(name, at: 0.8) { $0.contains("Hello world") }
         #expect(s.contains("Hello world") && s.contains("sub 1/3 eng \"English\" (default)"), "the SubRip stream at 0.8 s: \(s)")
         #expect(!s.contains("<i>"), "its tags are not shown")
         // Z five times: 0.5 s later, so the cue of 0.5–1.5 s shows from 1.0 s: not at 0.8 s.
@@ -81,7 +81,7 @@ extension PlayTmuxTests {
         Tmux.run(["send-keys", "-t", name, " "])
         _ = waitFor(name) { $0.contains("paused") }
         Tmux.run(["send-keys", "-t", name, "2"])
-        let s = waitFor(name) { $0.contains("monde") && Tmux.shownSeconds($0) == 0.8 }
+        let s = settled(name, at: 0.8) { $0.contains("monde") }
         let rows = s.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(rows.contains("Bonjour le") && rows.contains("monde"), "two rows, as \\N breaks it: \(s)")
         #expect(!s.contains("SIGN"), "the positioned sign is left out")
@@ -106,7 +106,7 @@ extension PlayTmuxTests {
         Tmux.run(["send-keys", "-t", name, " "])
         _ = waitFor(name) { $0.contains("paused") }
         Tmux.run(["send-keys", "-t", name, "2"])
-        _ = waitFor(name) { Tmux.shownSeconds($0) == 0.8 }
+        _ = settled(name, at: 0.8)
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
         Tmux.run(["send-keys", "-t", name, "s"])
         _ = waitFor(name, timeout: 15) { $0.contains("/clip-00h00m00.800s.png") }

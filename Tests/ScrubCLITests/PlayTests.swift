@@ -8,6 +8,15 @@ enum Tmux {
     /// A server of our own, so a test never touches the user's tmux and can always be torn down.
     static let socket = "scrubtest\(getpid())"
 
+    /// A session that keeps this process's server up while the tests run (it ends when this process does, and the
+    /// server with it). Without it, a test killing the server's last session made the server exit, and a session
+    /// another test started at that moment went with it: a blank screen, a flaky test.
+    private static let keepalive: Void = {
+        let pid = getpid()
+        let watch = "sh -c 'while kill -0 \(pid) 2>/dev/null; do sleep 1; done'"
+        _ = command(["new-session", "-d", "-s", "keepalive", watch], socket: socket)
+    }()
+
     /// Runs a tmux command (on the server of `socket`: this process's own unless told) and returns what it printed.
     ///
     /// Not `Foundation.Process`: `new-session` leaves a daemon behind, and a daemon that inherits a descriptor
@@ -16,6 +25,11 @@ enum Tmux {
     /// file (`closefrom(3)` in the child), and we reap it with `waitpid` ourselves.
     @discardableResult
     static func run(_ args: [String], socket: String = Tmux.socket) -> String {
+        if socket == Tmux.socket { _ = keepalive }
+        return command(args, socket: socket)
+    }
+
+    private static func command(_ args: [String], socket: String) -> String {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(getpid())-\(UUID().uuidString)").path
         defer { unlink(capture) }
         guard let pid = spawn([path!, "-L", socket, "-f", "/dev/null"] + args, stdout: capture) else { return "" }
@@ -72,9 +86,9 @@ enum Tmux {
 struct PlayTmuxTests {
     let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
 
-    /// Starts `scrubkit play ARGS` (or another `command`, with `env` set) in a new session named BASE-N and returns that name. The new session exists before
-    /// the earlier ones of the same base are killed: killing the server's only session makes it exit, and a session
-    /// started at that moment raced the exiting server (a flaky test).
+    /// Starts `scrubkit play ARGS` (or another `command`, with `env` set) in a new session named BASE-N and returns
+    /// that name. The new session exists before the earlier ones of the same base are killed: killing the server's only
+    /// session makes it exit, and a session started at that moment raced the exiting server (a flaky test).
     @discardableResult
     func start(_ base: String, _ args: String, cols: Int = 100, rows: Int = 30, command: String = "play", env: String = "") -> String {
         let name = "\(base)-\(UUID().uuidString.prefix(8))"
@@ -104,6 +118,15 @@ struct PlayTmuxTests {
         var s = screen(name)
         while !cond(s) && Date() < end { usleep(100_000); s = screen(name) }
         return s
+    }
+
+    /// The screen once the time shown is `seconds` and stays there: a digit's jump shows its target at once, then the
+    /// keyframe the loose seek landed on, then the exact place ``Player.settleDelay`` after the key (a test acting on
+    /// the first showing raced the rest: `s` saved the keyframe's picture).
+    func settled(_ name: String, at seconds: Double, also condition: (String) -> Bool = { _ in true }) -> String {
+        _ = waitFor(name) { Tmux.shownSeconds($0) == seconds && condition($0) }
+        usleep(400_000)
+        return waitFor(name) { Tmux.shownSeconds($0) == seconds && condition($0) }
     }
 
     @Test func barTimesKeysResizeAndQuit() {

@@ -35,8 +35,10 @@ struct RemoteMediaTests {
         ffmpeg(["-i", sample, "-c", "copy", "-an", "-bsf:v", "h264_metadata=sample_aspect_ratio=4/3", "-movflags", "+faststart", dir + "/vui-sar.mp4"])
         if var bytes = FileManager.default.contents(atPath: dir + "/vui-sar.mp4"), let r = bytes.range(of: Data("pasp".utf8)) {
             bytes.replaceSubrange(r, with: Data("free".utf8))
-            // (Not written: no file at all, so that its test fails on the missing fixture rather than on a 'pasp' left in.)
-            if !FileManager.default.createFile(atPath: dir + "/vui-sar.mp4", contents: bytes) { unlink(dir + "/vui-sar.mp4") }
+            // (Not written: no file at all, so that its test fails on the missing fixture, not on a 'pasp' left in.)
+            if !FileManager.default.createFile(atPath: dir + "/vui-sar.mp4", contents: bytes) {
+                unlink(dir + "/vui-sar.mp4")
+            }
         }
         return dir
     }()

@@ -9,7 +9,8 @@ struct PrivateTerminal {
     let dir: String
 
     init(columns: Int = 100, rows: Int = 30) throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-term-\(UUID().uuidString.prefix(8))").path
+        dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scrubkit-term-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let shell = "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp TERM=xterm-256color "
             + "PULSE_SERVER=unix:/nonexistent-scrubkit-test/pulse.sock PS1='PROMPT$ ' bash --norc --noprofile -i"
@@ -30,7 +31,8 @@ struct PrivateTerminal {
         var pid: pid_t? = nil
         let end = Date().addingTimeInterval(10)
         while pid == nil && Date() < end {
-            pid = (try? String(contentsOfFile: dir + "/pid", encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            let text = try? String(contentsOfFile: dir + "/pid", encoding: .utf8)
+            pid = text.flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             if pid == nil { usleep(20_000) }
         }
         return pid
@@ -120,7 +122,8 @@ enum OutsideProcess {
     static func children(of pid: pid_t) -> [pid_t] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.flatMap { t in
-            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(t)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { pid_t($0) }
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(t)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { pid_t($0) }
         }
     }
 }
@@ -138,8 +141,8 @@ struct SignalTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-signals-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         for (name, sample) in [("a.mp4", "h264_gop2s.mp4"), ("b.mp4", "rotated90.mp4")] {
-            try? FileManager.default.createSymbolicLink(atPath: dir + "/" + name,
-                                                        withDestinationPath: Scrub.packageRoot.appendingPathComponent("samples/\(sample)").path)
+            let target = Scrub.packageRoot.appendingPathComponent("samples/\(sample)").path
+            try? FileManager.default.createSymbolicLink(atPath: dir + "/" + name, withDestinationPath: target)
         }
         return dir
     }()
@@ -231,9 +234,12 @@ struct SignalTests {
         #expect(t.waitFor { $0.contains("playing") }.contains("playing"))
         t.keys("q")
         #expect(t.waitFor { !$0.contains("playing") && $0.contains("b.mp4") }.contains("b.mp4"))
-        #expect(before.count == 3 && OutsideProcess.signalDispositions(pid) == before, "\(before) → \(OutsideProcess.signalDispositions(pid))")
+        let after = OutsideProcess.signalDispositions(pid)
+        #expect(before.count == 3 && after == before, "\(before) → \(after)")
         // (The info line is the window's last: row 30, then row 40 once laid out for the new size.)
-        func infoRow(_ s: String) -> Int? { s.split(separator: "\n", omittingEmptySubsequences: false).lastIndex { $0.contains("a.mp4 · ") } }
+        func infoRow(_ s: String) -> Int? {
+            s.split(separator: "\n", omittingEmptySubsequences: false).lastIndex { $0.contains("a.mp4 · ") }
+        }
         #expect(infoRow(t.screen) == 29)
         t.resize(columns: 100, rows: 40)
         let relaid = t.waitFor { infoRow($0) == 39 }
@@ -247,15 +253,17 @@ struct SignalTests {
 /// The batch commands end the same way in the middle of their work: `thumbs` (its outputs so far whole, a line saying
 /// how far it got), `preview` and `cut` (their unfinished output removed; `cut` reads from a slow server, so it is
 /// caught writing it), `bench` (its measured child ended too).
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg"), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg"),
+        .timeLimit(.minutes(5)))
 struct BatchSignalTests {
     /// A 20-s 640×360 clip with sound, in a folder served by the tests' HTTP server.
     static let served: String = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-sigserve-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        _ = try? Scrub.execute("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=20",
-                                          "-f", "lavfi", "-i", "sine=f=440:duration=20", "-c:v", "libx264", "-preset", "ultrafast",
-                                          "-g", "30", "-c:a", "aac", dir + "/clip.mp4"])
+        _ = try? Scrub.execute("ffmpeg", ["-v", "error", "-y", "-f", "lavfi",
+                                          "-i", "testsrc2=size=640x360:rate=30:duration=20",
+                                          "-f", "lavfi", "-i", "sine=f=440:duration=20", "-c:v", "libx264",
+                                          "-preset", "ultrafast", "-g", "30", "-c:a", "aac", dir + "/clip.mp4"])
         return dir
     }()
 
@@ -264,16 +272,18 @@ struct BatchSignalTests {
         var testDescription: String { rawValue }
     }
 
+    /// The names in `dir` (none when it cannot be read).
+    static func files(_ dir: String) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] }
+
     /// Files in `dir` a finished run would not leave: temporary ones (`.NAME….tmp`).
-    static func temporaryFiles(_ dir: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".tmp") }
-    }
+    static func temporaryFiles(_ dir: String) -> [String] { files(dir).filter { $0.hasSuffix(".tmp") } }
 
     @Test(arguments: Command.allCases, SignalTests.endingSignals)
     func aSignalEndsABatchCommandMidWork(command: Command, signal: Int32) throws {
         let clip = Self.served + "/clip.mp4"
         try #require(FileManager.default.fileExists(atPath: clip), "the clip was made")
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-sigwork-\(UUID().uuidString.prefix(8))").path
+        let work = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scrubkit-sigwork-\(UUID().uuidString.prefix(8))").path
         let out = work + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
@@ -284,12 +294,12 @@ struct BatchSignalTests {
             let midWork: (pid_t) -> Bool
             switch command {
             case .thumbs:
+                let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
                 for n in 1...20 {
-                    try FileManager.default.createSymbolicLink(atPath: "\(work)/c\(n).mp4",
-                                                               withDestinationPath: Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path)
+                    try FileManager.default.createSymbolicLink(atPath: "\(work)/c\(n).mp4", withDestinationPath: sample)
                 }
                 args = ["thumbs", work, "--out", out, "--count", "20", "--exact", "--jobs", "2"]
-                midWork = { _ in ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).contains { $0.hasSuffix(".jpg") } }
+                midWork = { _ in Self.files(out).contains { $0.hasSuffix(".jpg") } }
             case .preview:
                 // (Local: the scenes are found from the whole file first; the GIF's file appears once it is written.)
                 args = ["preview", clip, "--output", out + "/p.gif", "--count", "6", "--excerpt", "2"]
@@ -302,23 +312,25 @@ struct BatchSignalTests {
                 args = ["bench", work + "/bench.mp4", "--runs", "20"]
                 midWork = { !OutsideProcess.children(of: $0).isEmpty }
             }
-            let pid = try #require(Tmux.spawn([Scrub.binary] + args, stdout: work + "/stdout", stderr: work + "/stderr"))
+            let spawned = Tmux.spawn([Scrub.binary] + args, stdout: work + "/stdout", stderr: work + "/stderr")
+            let pid = try #require(spawned)
             let end = Date().addingTimeInterval(30)
             while !midWork(pid) && Date() < end { usleep(5_000) }
             let children = OutsideProcess.children(of: pid)
             #expect(midWork(pid), "\(command) got to the middle of its work")
             kill(pid, signal)
             let status = OutsideProcess.exitStatus(pid, within: 1)
-            #expect(status == 128 + signal, "\(command) ended within a second with 128 + \(signal): \(String(describing: status))")
+            #expect(status == 128 + signal, "\(command) ended, 128 + \(signal): \(String(describing: status))")
             #expect(Self.temporaryFiles(out).isEmpty, "no temporary file left: \(Self.temporaryFiles(out))")
             switch command {
             case .thumbs:
                 let said = (try? String(contentsOfFile: work + "/stderr", encoding: .utf8)) ?? ""
                 #expect(said.contains("stopped by SIG"), "says how far it got: \(said.suffix(200))")
             case .preview, .cut:
-                #expect(((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).isEmpty, "no output: it was not finished")
+                #expect(Self.files(out).isEmpty, "no output: it was not finished")
             case .bench:
-                #expect(!children.isEmpty && children.allSatisfy { OutsideProcess.ends($0, within: 1) != nil }, "its child ended too")
+                let ended = children.allSatisfy { OutsideProcess.ends($0, within: 1) != nil }
+                #expect(!children.isEmpty && ended, "its child ended too")
             }
         }
     }

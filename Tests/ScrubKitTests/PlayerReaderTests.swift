@@ -55,7 +55,7 @@ struct PlayerReaderTests {
 
     @Test func aPlayedQueueIsFilledToItsReadAheadAndNoFurther() throws {
         let path = Corpus.sample("h264_gop2s.mp4")
-        let limits = PlayerReader.Limits(readAhead: 1, keep: 1)
+        let limits = PlayerReader.Limits(readAhead: 1, keep: 1, lag: 2)
         let (reader, facts) = try #require(PlayerReaderTests.open(path, limits: limits))
         defer { reader.close() }
         let index = try #require(facts.video).index
@@ -99,8 +99,13 @@ struct PlayerReaderTests {
         #expect(reader.serial == serial)
         // A time the queue does not hold is refused (the caller moves the file instead).
         #expect(!audio.reposition(at: back * 7))
-        // A seek moves the file: the serial goes up and the next packet is from the new place.
-        try audio.seek(streamIndex: stream.index, timestamp: back * 6)
+        // A seek moves the file: the serial goes up and the next packet is from the new place. (By the picture's
+        // stream, as the player's picture chain seeks: every stream then starts at its keyframe, here at 6 s. Sought
+        // by the sound's, the picture would start at the keyframe before — 4 s — and the sound 2 s later in the file:
+        // with the picture not played, the sound would be in a gap until something takes the reader on.)
+        let video = try #require(facts.video)
+        let pictureTime = Int64(6.0 * Double(video.timeBase.den) / Double(video.timeBase.num))
+        try audio.seek(streamIndex: video.index, timestamp: pictureTime)
         #expect(reader.serial == serial + 1)
         #expect(try audio.read(into: packet))
         #expect(seconds(packet) >= 5.0 && seconds(packet) < 6.5)

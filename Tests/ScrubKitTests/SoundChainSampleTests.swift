@@ -3,37 +3,46 @@ import Testing
 import MediaTime
 
 /// Where a decoded chunk of sound goes in its take: what is before the take's time or already played is dropped, a
-/// take whose queue starts late is led by silence; and the level with its fades.
+/// take whose queue starts late, or a gap in the stream, is led by silence; and the level with its fades.
 @Suite struct SoundChainSampleTests {
     func t(_ x: Double) -> MediaTime { MediaTime(seconds: x, preferredTimescale: 1000) }
     let ramp = (0..<50).map { Int16($0 + 1) }   // 50 frames of mono at 100 Hz: half a second
 
+    /// ``ramp`` placed as the sound chain places a chunk.
+    func placedRamp(start: MediaTime, expected: MediaTime,
+                    maximumSilence: Int = 200) -> (chunk: [Int16], start: MediaTime, next: MediaTime)? {
+        SoundChain.placed(ramp, channels: 1, rate: 100, start: start, expected: expected,
+                          maximumSilence: maximumSilence)
+    }
+
     @Test func samplesBeforeTheTakesTimeAreDropped() throws {
-        let p = try #require(SoundChain.placed(ramp, channels: 1, rate: 100, start: t(0.9), expected: t(1.0), firstOfTake: true, maximumSilence: 200))
+        let p = try #require(placedRamp(start: t(0.9), expected: t(1.0)))
         #expect(p.chunk == Array(ramp[10...]) && p.start == t(1.0) && p.next == t(1.4))
-        #expect(SoundChain.placed(ramp, channels: 1, rate: 100, start: t(0.2), expected: t(1.0), firstOfTake: true, maximumSilence: 200) == nil,
+        #expect(placedRamp(start: t(0.2), expected: t(1.0)) == nil,
                 "a chunk wholly before is not played")
     }
 
     @Test func theSamePacketsAgainAreNotPlayedTwice() throws {
         // Played up to 1.4 s; the reader went back to a keyframe and 1.0 s comes again.
-        let p = try #require(SoundChain.placed(ramp, channels: 1, rate: 100, start: t(1.0), expected: t(1.4), firstOfTake: false, maximumSilence: 200))
+        let p = try #require(placedRamp(start: t(1.0), expected: t(1.4)))
         #expect(p.chunk == Array(ramp[40...]) && p.start == t(1.4) && p.next == t(1.5))
     }
 
     @Test func aTakeWhoseSoundStartsLateIsLedBySilence() throws {
-        let p = try #require(SoundChain.placed(ramp, channels: 1, rate: 100, start: t(1.2), expected: t(1.0), firstOfTake: true, maximumSilence: 200))
+        let p = try #require(placedRamp(start: t(1.2), expected: t(1.0)))
         #expect(p.chunk == [Int16](repeating: 0, count: 20) + ramp && p.start == t(1.0) && p.next == t(1.7))
-        // Not within a take (a gap in the stream stays a gap), nor past the limit.
-        let within = try #require(SoundChain.placed(ramp, channels: 1, rate: 100, start: t(1.2), expected: t(1.0), firstOfTake: false, maximumSilence: 200))
-        #expect(within.chunk == ramp && within.start == t(1.2))
-        let far = try #require(SoundChain.placed(ramp, channels: 1, rate: 100, start: t(5), expected: t(1.0), firstOfTake: true, maximumSilence: 200))
+        // Within a take too (a gap in the stream is heard as silence: what follows keeps its time), not past the limit.
+        let within = try #require(placedRamp(start: t(1.2), expected: t(1.0), maximumSilence: 30))
+        #expect(within.chunk == [Int16](repeating: 0, count: 20) + ramp && within.start == t(1.0))
+        let far = try #require(placedRamp(start: t(5), expected: t(1.0)))
+        #expect(far.start == t(5), "past the limit the chunk keeps its own time")
         #expect(far.chunk == ramp && far.start == t(5))
     }
 
     @Test func stereoIsCutOnWholeFrames() throws {
         let stereo = (0..<20).map { Int16($0) }   // 10 frames
-        let p = try #require(SoundChain.placed(stereo, channels: 2, rate: 10, start: t(0), expected: t(0.3), firstOfTake: true, maximumSilence: 20))
+        let p = try #require(SoundChain.placed(stereo, channels: 2, rate: 10, start: t(0), expected: t(0.3),
+                                               maximumSilence: 20))
         #expect(p.chunk == Array(stereo[6...]) && p.next == t(1.0))
     }
 

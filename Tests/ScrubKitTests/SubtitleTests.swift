@@ -177,7 +177,8 @@ struct SubtitlePlaybackTests {
     @Test func aSubtitleFileThatCannotBeReadSaysWhy() throws {
         let made = try #require(SubtitleFixtures.mp4)
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-bad-\(UUID().uuidString.prefix(8)).srt").path
-        try #require(FileManager.default.createFile(atPath: bad, contents: Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 131) })))
+        let noise = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 131) })
+        try #require(FileManager.default.createFile(atPath: bad, contents: noise))
         defer { try? FileManager.default.removeItem(atPath: bad) }
         let player = Player(path: made, sound: nil, subtitleFiles: [bad])
         guard case .readyToPlay = player.waitUntilReady(timeout: 10) else { Issue.record("not ready"); return }
@@ -226,7 +227,8 @@ enum BitmapSubtitleFixtures {
         let sub = Reference.madeDirectory.appendingPathComponent("bitmap-subs.sub").path
         if !FileManager.default.fileExists(atPath: idx) {
             let bytes = pack(pts: 45000, spu(x: 100, y: 200, w: 64, h: 16, seconds: 1)) + pack(pts: 180000, spu(x: 120, y: 210, w: 80, h: 20, seconds: 1))
-            guard FileManager.default.createFile(atPath: sub, contents: Data(bytes)) else { return nil }   // (its tests fail on nil)
+            // (Not written: nil, and its tests fail on it.)
+            guard FileManager.default.createFile(atPath: sub, contents: Data(bytes)) else { return nil }
             _ = SubtitleFixtures.text("bitmap-subs.idx.txt", """
             # VobSub index file, v7 (do not modify this line!)
             size: 320x240

@@ -8,11 +8,14 @@ import Testing
         .timeLimit(.minutes(2)))
 struct TileLoaderTests {
     /// This process's threads named as the loader names its workers (`scrubkit.tileN`).
-    static func tileThreads() -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { t in
-            (try? String(contentsOfFile: "/proc/self/task/\(t)/comm", encoding: .utf8))?.hasPrefix("scrubkit.tile") == true
-        }.count
+    static func tileThreads() -> Int { threadNames().filter { $0.hasPrefix("scrubkit.tile") }.count }
+
+    /// The names of this process's threads, as the system shows them.
+    static func threadNames() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).compactMap { t in
+            let name = try? String(contentsOfFile: "/proc/self/task/\(t)/comm", encoding: .utf8)
+            return name?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     /// Waits up to `seconds` for `condition`; whether it held.
@@ -30,15 +33,18 @@ struct TileLoaderTests {
         let before = Self.tileThreads()
         weak var dropped: TileLoader?
         do {
-            let loader = TileLoader(maximumSize: .longestSide(64), cache: nil, desktop: nil, workers: 3, memoryBudget: 1 << 20)
+            let loader = TileLoader(maximumSize: .longestSide(64), cache: nil, desktop: nil, workers: 3,
+                                    memoryBudget: 1 << 20)
             dropped = loader
             let clip = Corpus.sample("h264_gop2s.mp4")
             loader.want([clip])
             #expect(Self.eventually(30) { loader.state(for: clip) != nil }, "the tile is made")
-            #expect(Self.tileThreads() == before + 3, "three workers run")
+            #expect(Self.eventually { Self.tileThreads() == before + 3 },
+                    "three workers run: \(Self.tileThreads() - before) in \(Self.threadNames())")
         }
         #expect(dropped == nil, "the loader is freed once dropped")
-        #expect(Self.eventually { Self.tileThreads() == before }, "its workers ended: \(Self.tileThreads() - before) left")
+        #expect(Self.eventually { Self.tileThreads() == before },
+                "its workers ended: \(Self.tileThreads() - before) left")
     }
 
     func waitForAll(_ loader: TileLoader, _ paths: [String]) {

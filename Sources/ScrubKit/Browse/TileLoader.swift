@@ -36,7 +36,8 @@ public final class TileLoader: Sendable {
         let pictures: MemoryCache<String, RGBImage>
         let make: @Sendable (String) -> Result<(TileFacts, RGBImage?, Bool), MediaError>
 
-        init(memoryBudget: Int, make: @escaping @Sendable (String) -> Result<(TileFacts, RGBImage?, Bool), MediaError>) {
+        init(memoryBudget: Int,
+             make: @escaping @Sendable (String) -> Result<(TileFacts, RGBImage?, Bool), MediaError>) {
             pictures = MemoryCache(budget: max(0, memoryBudget))
             self.make = make
         }

@@ -8,6 +8,12 @@ extension FrameExtractor {
     /// Distance beyond which, without a container index, jumping ahead is cheaper as a seek than decoding forward.
     static let forwardDecodeLimit = MediaTime(value: 3, timescale: 1)
 
+    /// How far before the time an exact request seeks in MPEG-PS (see ``VideoSource/searchesByTimestamp``).
+    static let timestampSearchLead = MediaTime(value: 2, timescale: 1)
+
+    /// Packets sent to the decoder since opening (tests).
+    var packetsSent: Int { reader.packetsSent }
+
     /// Whether the last frame decoded (at `lastTime`, the stream over) is what a time past it shows: it stays on
     /// screen to the end, unless there is evidence that frames after it exist but could not be read — the container's
     /// index lists a packet after it, at or before the time (a file cut short: MP4 indexes every sample, by decode

@@ -29,8 +29,6 @@ final class FrameExtractor {
     /// The presentation time of the last picture handed out. Set before the first request when another decoder has
     /// served earlier times (the second half of a parallel run), so this one never goes back before them.
     var lastReturned: MediaTime = .invalid
-    /// Packets sent to the decoder since opening (tests).
-    var packetsSent: Int { reader.packetsSent }
     /// Frames decoded since opening (for benchmarks and tests of the no-re-decode promise).
     private(set) var framesDecoded = 0
     private(set) var seeks = 0
@@ -41,9 +39,6 @@ final class FrameExtractor {
     var upcoming: MediaTime = .invalid
     /// Cancellation hook, checked between frames.
     var isCancelled: @Sendable () -> Bool = { false }
-
-    /// How far before the time an exact request seeks in MPEG-PS (see ``VideoSource/searchesByTimestamp``).
-    static let timestampSearchLead = MediaTime(value: 2, timescale: 1)
 
     /// An extractor of `source`'s video stream, reading its packets from `packets` (nil: the source's own demuxer; the
     /// player: its reader's queue for the stream).
@@ -68,6 +63,10 @@ final class FrameExtractor {
         lastKeyframeValidThrough = validThrough
         state = .unpositioned
     }
+
+    /// Forgets where the decoder is (the packets after it were not kept: a player's chain showing no pictures): the
+    /// next request seeks, and ``next()`` has nothing until one did.
+    func forgetPosition() { reader.reset(); peek.time = nil; state = .unpositioned }
 
     /// The frame for `time` within `[time − before, time + after]` per the policies above.
     func frame(at time: MediaTime, toleranceBefore before: MediaTime, toleranceAfter after: MediaTime) throws -> Found {

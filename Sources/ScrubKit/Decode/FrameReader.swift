@@ -69,7 +69,7 @@ final class FrameReader {
             if draining { return nil }
             if read >= maxPackets { return nil }
             let got: Bool
-            do { got = try readPacket() } catch { got = false }
+            do { got = try readPacket() } catch let gap as PacketGap { throw gap } catch { got = false }
             if !got {
                 draining = true
                 try decoder.send(nil)
@@ -137,7 +137,7 @@ final class FrameReader {
         var validThrough = target
         while read < maxPackets {
             let got: Bool
-            do { got = try source.read(into: packet) } catch { got = false }
+            do { got = try source.read(into: packet) } catch let gap as PacketGap { throw gap } catch { got = false }
             if !got { validThrough = .max; break }
             guard packet.streamIndex == decoder.streamIndex else { continue }
             read += 1

@@ -41,3 +41,10 @@ extension Demuxer: PacketSource {
         try Decoder(demuxer: self, streamIndex: streamIndex, threading: threading, lowres: lowres, maxPixels: maxPixels)
     }
 }
+
+/// What a source throws instead of a packet when its stream has none near where the file is read and none will be
+/// read for it now — not the end: a player's queue whose sound ended early or has a hole, whose picture ended
+/// before the sound, or a cover picture's one packet taken. The chain plays on without it (sound: silence on the
+/// clock) and asks again later; the reader reads on as the other chains take their packets. A ``FrameReader`` passes
+/// it on with its state unchanged.
+struct PacketGap: Error {}

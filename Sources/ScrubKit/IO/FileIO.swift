@@ -52,6 +52,16 @@ public enum FileIO {
         return text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: fd) }
     }
 
+    /// Writes all of `text` into the existing file at `path` (opened for writing, not created: a `/proc` or `/sys`
+    /// setting). Nil when done, else the failure.
+    @discardableResult
+    public static func writeAll(_ text: String, toFileAt path: String) -> Failure? {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return Failure(step: .create, errno: errno) }
+        defer { close(fd) }
+        return writeAll(text, to: fd)
+    }
+
     /// Reads exactly `count` bytes from `fd` (interrupted reads retried); nil at end of file or on an error.
     public static func readExactly(_ fd: Int32, count: Int) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: count)
@@ -80,7 +90,11 @@ public enum FileIO {
     /// `target`. Readers see the old file or the whole new one; the temporary file is removed on any failure.
     public static func replace(_ target: String, with bytes: [UInt8], temporary: String, mode: mode_t, durability: Durability) throws(Failure) {
         try create(temporary, with: bytes, mode: mode, durability: durability)
-        if rename(temporary, target) != 0 { let failure = Failure(step: .rename, errno: errno); removeTemporary(temporary); throw failure }
+        if rename(temporary, target) != 0 {
+            let failure = Failure(step: .rename, errno: errno)
+            removeTemporary(temporary)
+            throw failure
+        }
         settled(temporary)
     }
 

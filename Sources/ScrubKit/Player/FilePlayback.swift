@@ -149,8 +149,11 @@ public final class FilePlayback: PlayerPipeline, Sendable {
     /// Seeks whose picture was decoded, and seeks served from the preview cache.
     public var previewStatistics: (decoded: Int, fromCache: Int) { state.withLock { $0.video }?.previewStatistics ?? (0, 0) }
 
-    /// Packets and bytes read from the file so far (by the one reader).
-    public var readStatistics: (packets: Int, bytes: Int) { state.withLock { $0.reader }?.statistics ?? (0, 0) }
+    /// Packets and bytes read from the file so far (by the one reader), and the most bytes its queues held at once.
+    public var readStatistics: (packets: Int, bytes: Int, peakQueuedBytes: Int) {
+        guard let s = state.withLock({ $0.reader })?.statistics else { return (0, 0, 0) }
+        return (s.packets, s.bytes, s.peakQueuedBytes)
+    }
 
     /// Stops the chains and the reader for good (each thread frees its FFmpeg state on its way out).
     public func close() {

@@ -27,6 +27,12 @@ final class QueuedStream: PacketSource, Sendable {
 
     func read(into packet: Packet) throws -> Bool { try reader.next(streamIndex, into: packet) }
 
+    /// The chain has played up to `timestamp` (the stream's time base) without a packet: silence in a gap.
+    func reached(_ timestamp: Int64) { reader.reached(streamIndex, timestamp: timestamp) }
+
+    /// The time of the next queued packet (the stream's time base) without taking it; nil when none is queued.
+    var nextTimestamp: Int64? { reader.nextTimestamp(streamIndex) }
+
     /// The next packet if one is queued now, without waiting (a subtitle chain's: its stream is sparse).
     func readIfQueued(into packet: Packet) throws -> Bool { try reader.nextIfQueued(streamIndex, into: packet) }
 

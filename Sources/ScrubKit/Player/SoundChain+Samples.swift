@@ -5,10 +5,11 @@ extension SoundChain {
     /// What of a decoded chunk of `samples` (interleaved, `channels`), whose first sample is at `start`, is played
     /// when the take's sound so far ends at `expected` (the take's start before anything was written): samples before
     /// it are dropped — the take began at the packet before its time, or the reader went back to a keyframe and the
-    /// same packets came again — and the first chunk of a take that starts after it (its queue began there) is led by
-    /// that much silence, up to `maximumSilence` samples. Nil when nothing of it is played; else the chunk, its
+    /// same packets came again — and a chunk that starts after it (a take whose queue began later, a gap in the
+    /// stream) is led by that much silence, up to `maximumSilence` samples, so that it is heard at its own time (the
+    /// chain writes longer gaps as pieces of silence first). Nil when nothing of it is played; else the chunk, its
     /// start, and where the next must start.
-    static func placed(_ samples: [Int16], channels: Int, rate: Int, start: MediaTime, expected: MediaTime, firstOfTake: Bool,
+    static func placed(_ samples: [Int16], channels: Int, rate: Int, start: MediaTime, expected: MediaTime,
                        maximumSilence: Int) -> (chunk: [Int16], start: MediaTime, next: MediaTime)? {
         let frames = samples.count / channels
         var first = 0, silence = 0, start = start
@@ -16,7 +17,7 @@ extension SoundChain {
             let skip = Int(((expected - start).seconds * Double(rate)).rounded())
             if skip >= frames { return nil }
             if skip > 0 { first = skip; start = expected }
-            if skip < 0 && firstOfTake && -skip <= maximumSilence { silence = -skip; start = expected }
+            if skip < 0 && -skip <= maximumSilence { silence = -skip; start = expected }
         }
         var chunk = first == 0 ? samples : Array(samples[(first * channels)...])
         if silence > 0 { chunk = [Int16](repeating: 0, count: silence * channels) + chunk }

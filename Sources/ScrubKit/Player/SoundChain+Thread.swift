@@ -24,7 +24,17 @@ extension SoundChain {
         var tempo = 1.0
         var stretcher: TempoFilter?
         var converter: AudioConverter
+        /// Samples that came after a gap, held until the silence before them has been written.
+        var pending: (samples: [Int16], start: MediaTime)? = nil
+        /// The stream was in a gap: the next packet is taken only once it is due (taken early, it would take the
+        /// reader on past what is played).
+        var afterGap = false
     }
+
+    /// The silence written at a time where the stream has nothing (a gap, sound that ended before the picture, a late
+    /// start): the output keeps playing, so the clock goes on and the picture with it, and sound that comes later is
+    /// heard at its own time. Short, so that a new start is noticed at once.
+    static let silencePiece = 0.1
 
     /// The thread's loop, until the chain closes or the sound fails.
     func run(stream: StreamFacts, facts: MediaFacts, packets: QueuedStream, positionsReader: Bool) {
@@ -64,7 +74,7 @@ extension SoundChain {
             }
             guard let decoding, let out = output else { continue }
             let next: (samples: [Int16], start: MediaTime)?
-            do { next = try nextSamples(&take, decoding: decoding) } catch {
+            do { next = try nextSamples(&take, decoding: decoding, packets: packets) } catch {
                 // A read error mid-file (truncation) ends the sound there, as the end of the file would.
                 fail("the sound stopped: \(error)")
                 return
@@ -87,6 +97,8 @@ extension SoundChain {
         take.takeStart = from
         take.tempo = tempo
         take.stretcher = nil
+        take.pending = nil
+        take.afterGap = false
         var outRate = rate
         if tempo != 1 && pitch == .timeDomain {
             // (Without libavfilter the pitch follows the speed rather than no sound at all.)
@@ -111,12 +123,35 @@ extension SoundChain {
     }
 
     /// One packet's worth of sound and its media time; nil when there is none this time round (the end, a new
-    /// start). At the end, what the stretcher holds back comes out.
-    private func nextSamples(_ take: inout Take, decoding: StreamDecoder) throws -> (samples: [Int16], start: MediaTime)? {
+    /// start). At the end, what the stretcher holds back comes out. Where the stream has nothing (the reader says it
+    /// is in a gap), or its next samples start later than the take has got to, a piece of silence.
+    private func nextSamples(_ take: inout Take, decoding: StreamDecoder,
+                             packets: QueuedStream) throws -> (samples: [Int16], start: MediaTime)? {
+        if let pending = take.pending {
+            if let silence = silence(before: pending.start, take) { return silence }
+            take.pending = nil
+            return pending
+        }
+        let timeBase = decoding.stream.timeBase
+        /// Silence where the stream has nothing: the reader is told the chain got that far (it reads on for what
+        /// comes after the gap as the time passes, whatever the other chains take).
+        func gapSilence(before start: MediaTime?) -> (samples: [Int16], start: MediaTime)? {
+            guard let piece = silence(before: start, take) else { return nil }
+            let end = piece.start + MediaTime(seconds: SoundChain.silencePiece, preferredTimescale: 1_000_000)
+            if let ts = end.pts(timeBase: timeBase, method: .roundTowardNegativeInfinity) { packets.reached(ts) }
+            return piece
+        }
+        if take.afterGap, let next = packets.nextTimestamp, next != MediaTime.noTimestamp,
+           let silence = gapSilence(before: MediaTime(pts: next, timeBase: timeBase)) {
+            return silence
+        }
         let serial = take.serial
         var frame: Frame? = nil
         while frame == nil {
-            frame = try decoding.nextFrame(maxPackets: 1)
+            do { frame = try decoding.nextFrame(maxPackets: 1) } catch is PacketGap {
+                take.afterGap = true
+                return gapSilence(before: nil)
+            }
             if decoding.reader.isFinished {
                 // The end of the sound: let what was written play out, then wait for a new start.
                 state.withLock { s in if s.serial == serial { s.target = nil } }
@@ -125,12 +160,30 @@ extension SoundChain {
             }
             if state.withLock({ $0.serial != serial || $0.closed }) { break }
         }
-        if let frame { return try decoding.samples(of: frame, converter: take.converter) }
+        if let frame {
+            take.afterGap = false
+            let got = try decoding.samples(of: frame, converter: take.converter)
+            if let silence = silence(before: got.start, take) {
+                take.pending = got
+                return silence
+            }
+            return got
+        }
         if !take.playing, let s = take.stretcher {
             take.stretcher = nil
             return (try s.process([]), take.skipUntil.isNumeric ? take.skipUntil : take.takeStart)
         }
         return nil
+    }
+
+    /// A piece of silence where the take has got to, when `start` (nil: the stream has nothing now) is more than a
+    /// piece after it; nil when the next samples are due sooner (a shorter gap is filled when they are placed).
+    private func silence(before start: MediaTime?, _ take: Take) -> (samples: [Int16], start: MediaTime)? {
+        let at = take.skipUntil.isNumeric ? take.skipUntil : take.takeStart
+        if let start, !start.isNumeric || (start - at).seconds <= SoundChain.silencePiece { return nil }
+        let channels = take.converter.channels
+        let frames = Int(Double(take.converter.rate) * SoundChain.silencePiece)
+        return ([Int16](repeating: 0, count: frames * channels), at)
     }
 
     /// Places `samples` (starting at `startTime`) in the take, stretches and shapes them, writes them to `out` and
@@ -141,7 +194,7 @@ extension SoundChain {
         options.meter?.measure(samples, channels: channels, rate: converted, at: startTime)   // (media time: any speed)
         // (Samples before the take's time or already played are dropped; a late queue is led by silence.)
         guard let placed = SoundChain.placed(samples, channels: channels, rate: converted, start: startTime, expected: take.skipUntil,
-                                             firstOfTake: take.position == 0, maximumSilence: converted * 2) else { return true }
+                                             maximumSilence: converted * 2) else { return true }
         var chunk = placed.chunk
         let start = placed.start
         take.skipUntil = placed.next

@@ -70,7 +70,6 @@ final class VideoChain: Sendable {
                 VideoChain.run(source: unsafeSource, packets: packets, shared: shared, previews: previews, path: path, inbox: inbox)
             }
         }
-        packets.setPlayed(!source.isStill)   // (a still's one packet needs no read-ahead)
         worker.submit(SeekRequest(time: source.start, before: .zero, after: .zero, done: { _ in }))
     }
 
@@ -116,7 +115,8 @@ final class VideoChain: Sendable {
         return f
     }
 
-    /// The size frames are scaled to from now on (the display area); 0×0 stops decoding pictures.
+    /// The size frames are scaled to from now on (the display area); 0×0 stops decoding pictures (seeks are still
+    /// served: they say where playback is), and the reader then keeps no picture packets for the chain between them.
     func setOutputSize(width: Int, height: Int) {
         shared.withLock { s in
             s.outputWidth = max(0, width)
@@ -152,11 +152,31 @@ final class VideoChain: Sendable {
             shared.withLock { s in if s.generation == generation { s.frames.append(frame) } }
             return frame
         }
+        // (Until when the stream is in a gap: no packet near where the file is read — the picture ended before the
+        // sound, or starts later. Asked again after a moment, while the sound's chain takes the reader on.)
+        var gapUntil = 0.0
+        // Whether the reader fills the picture's queue ahead: only while pictures are decoded (set by this thread
+        // alone; a still's one packet needs no read-ahead).
+        var played = false
+        func setPlayed(_ on: Bool) {
+            guard on != played else { return }
+            packets.setPlayed(on)
+            played = on
+            // (Not played, the queue keeps none of the packets after the decoder's place: it must seek again.)
+            if !on { extractor.forgetPosition() }
+        }
         while true {
             let (generation, size, room, ended) = shared.withLock { s in
                 (s.generation, (s.outputWidth, s.outputHeight), s.frames.count < VideoChain.queueCapacity, s.endOfStream)
             }
-            let idle = !(room && !ended && size.0 > 0 && size.1 > 0)
+            let showing = size.0 > 0 && size.1 > 0 && !source.isStill
+            if showing && !played && extractor.lastReturned.isNumeric {
+                // (Pictures again after none: the packets between were not kept. Decode again from the last one.)
+                setPlayed(true)
+                _ = try? extractor.frame(at: extractor.lastReturned, toleranceBefore: .zero, toleranceAfter: .zero)
+            }
+            setPlayed(showing)
+            let idle = !(room && !ended && size.0 > 0 && size.1 > 0) || SystemClock.monotonic() < gapUntil
             switch inbox.take(waitingAtMost: idle ? 0.1 : 0) {
             case .closed: return
             case .request(var r, _):
@@ -170,7 +190,12 @@ final class VideoChain: Sendable {
                     case .idle: continue pausing
                     }
                 }
+                gapUntil = 0
+                // (A seek takes its packets as a played stream, pictures decoded or not: none is dropped under it.)
+                let wasPlayed = played
+                setPlayed(!source.isStill)
                 serve(r, extractor: extractor, queue: queue, shared: shared, previews: previews, inbox: inbox)
+                setPlayed(wasPlayed)
             case .idle:
                 guard !idle else { continue }
                 do {
@@ -179,6 +204,8 @@ final class VideoChain: Sendable {
                     } else {
                         shared.withLock { $0.endOfStream = true }
                     }
+                } catch is PacketGap {
+                    gapUntil = SystemClock.monotonic() + 0.1
                 } catch {
                     shared.withLock { $0.endOfStream = true }
                 }

@@ -59,7 +59,10 @@ final class FrameSpool {
             let opened = FileIO.openTemporary(path, flags: O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
             fd = opened.fd
             FileIO.removeTemporary(path)   // (unlinked at once: the descriptor keeps it)
-            guard fd >= 0 else { throw MediaError(.writeFailed, path: path, "cannot keep the frames: \(String(cString: strerror(opened.errno)))") }
+            guard fd >= 0 else {
+                let why = String(cString: strerror(opened.errno))
+                throw MediaError(.writeFailed, path: path, "cannot keep the frames: \(why)")
+            }
         }
         if let failure = FileIO.writeAll(frame, to: fd) { throw MediaError(.writeFailed, path: directory, "cannot keep the frames: \(failure)") }
         onDisk += 1
