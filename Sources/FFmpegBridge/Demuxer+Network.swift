@@ -52,6 +52,11 @@ extension Demuxer {
         public init(failure: FFmpegError) { self.failure = failure }
     }
 
+    /// What ends a blocked read or seek of this remote source at once, from another thread (nil for a file): the
+    /// operation throws ``TimedOut``. Valid while the demuxer lives: the caller makes sure of that (a player's reader
+    /// uses it only while its own thread is inside a read).
+    public var interrupter: ReadInterrupter? { deadline.map(ReadInterrupter.init) }
+
     /// Monotonic seconds (FFmpeg's clock, as the interrupt deadline's).
     static func now() -> Double { Double(av_gettime_relative()) / 1_000_000 }
 
@@ -64,4 +69,15 @@ extension Demuxer {
         let bare = (path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path).lowercased()
         return bare.hasSuffix(".m3u8") || bare.hasSuffix(".m3u")
     }
+}
+
+/// Ends a remote demuxer's blocked read or seek at once (its interrupt deadline set to now; the next operation arms
+/// its own again). Safe from any thread while the demuxer lives.
+public final class ReadInterrupter: @unchecked Sendable {   // unchecked: the deadline is written with an atomic store
+    private let deadline: UnsafeMutablePointer<scrub_deadline>
+
+    init(_ deadline: UnsafeMutablePointer<scrub_deadline>) { self.deadline = deadline }
+
+    /// Ends the operation in progress (the demuxer's thread sees its deadline passed).
+    public func interrupt() { scrub_deadline_set(deadline, 1e-6) }
 }

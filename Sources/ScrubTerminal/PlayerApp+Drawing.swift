@@ -69,6 +69,7 @@ extension PlayerApp {
         var line = StatusLine(playing: snap.rate > 0, current: current - start, duration: snap.duration, rate: rates[rateIndex],
                               exactSeeks: exact, graphics: graphicsLabel, dropped: player.frameStatistics.dropped)
         line.sound = soundLabel(now: now)
+        line.problem = player.readingStatus.description
         let chapters = info?.chapters ?? []
         if let i = chapters.index(at: current) {
             line.chapter = "\(i + 1)/\(chapters.count)" + (chapters[i].title.map { " " + $0 } ?? "")

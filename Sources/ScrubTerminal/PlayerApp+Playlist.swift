@@ -59,11 +59,9 @@ extension PlayerApp {
         resized.store(true, ordering: .relaxed)
     }
 
-    /// Waits until the current entry is ready and sets up for it; nil when it plays, else why not.
+    /// Waits until the current entry is ready (its player's one open of the file) and sets up for it; nil when it
+    /// plays, else why not.
     func openCurrent() -> MediaError? {
-        if playlist.entries.count > 1, let problem = MediaInspector(verifiesDecoding: false).inspect(path: path).error {
-            return problem
-        }
         if case .failed(let e) = player.waitUntilReady(timeout: 30) { return e }
         let info = player.mediaInfo
         renderer = (info?.hasVideo ?? false) ? pictureRenderer : NoGraphicsRenderer()

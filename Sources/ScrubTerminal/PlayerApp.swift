@@ -134,7 +134,13 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     /// Runs until the user quits. Throws (with the terminal restored) when the only file cannot be played; of a
     /// playlist's entries, those that cannot be played are skipped (``failures``) and the result is 1 if any were.
     public func run() throws -> Int32 {
-        try FullScreen.run("play", terminal: terminal, forced: options.graphics, renderer: { [unowned self] in renderer },
+        // One file that cannot be played is said before the screen changes: its open began with the app, and most
+        // failures (no such file, not media) come within milliseconds. A longer open goes on while the terminal is
+        // asked what it shows (the first picture comes no later than the slower of the two).
+        if playlist.entries.count == 1, case .failed(let e) = player.waitUntilReady(timeout: 0.1) {
+            throw TerminalError(e.reason)
+        }
+        return try FullScreen.run("play", terminal: terminal, forced: options.graphics, renderer: { [unowned self] in renderer },
                            resized: { [weak self] in self?.resized.store(true, ordering: .relaxed) }) { choice in
             graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
             pictureRenderer = choice.renderer

@@ -70,6 +70,9 @@ public struct StatusLine: Sendable {
     public var loop = ""
     /// A passing notice, shown right after the times ("cut written: …"; "" for none).
     public var notice = ""
+    /// What is wrong with reading the media, shown right after the times while it lasts ("the server went away: …";
+    /// "" for nothing).
+    public var problem = ""
     /// The playlist's entry playing ("2/14 clip.mp4"; "" to leave it out: one file).
     public var entry = ""
     /// The subtitles ("sub 1/2 eng", "sub off"; "" to leave it out: none).
@@ -93,7 +96,8 @@ public struct StatusLine: Sendable {
         let remaining = duration.isNumeric ? "-" + (duration - current).formatted(fractionDigits: digits) : ""
         let rateText = rate == 1 ? "1×" : String(format: "%g×", rate)
         // Glyphs common monospace fonts have (DejaVu Sans Mono has ▶ and ‖, not ⏸ or ⏯).
-        var parts = [playing ? "▶ playing" : "‖ paused", times] + (notice.isEmpty ? [] : [notice])
+        var parts = [playing ? "▶ playing" : "‖ paused", times] + (problem.isEmpty ? [] : [problem])
+            + (notice.isEmpty ? [] : [notice])
             + (entry.isEmpty ? [] : [entry]) + [remaining, rateText]
             + (chapter.isEmpty ? [] : ["ch " + chapter]) + (loop.isEmpty ? [] : [loop]) + (subtitle.isEmpty ? [] : [subtitle])
             + (sound.isEmpty ? [] : [sound]) + [exactSeeks ? "exact seeks" : "fast seeks"]

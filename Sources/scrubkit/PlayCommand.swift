@@ -101,11 +101,7 @@ enum PlayCommand {
             }
             options.subtitleDelay = seconds
         }
-        // One file: one that cannot be played is said before the screen changes. (A playlist's are skipped.)
-        if playlist.entries.count == 1, let problem = MediaInspector(verifiesDecoding: false).inspect(path: playlist.current).error {
-            printError("scrubkit: \(problem)")
-            return 1
-        }
+        // (The player opens the file once: no probe before it. One that cannot be played is said by the app.)
         let app = PlayerApp(playlist: playlist, options: options)
         do {
             let status = try app.run()

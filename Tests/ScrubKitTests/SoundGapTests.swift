@@ -51,3 +51,33 @@ extension SoundTests {
         #expect(abs((Self.firstWindow(take, from: 0.5, loud: false) ?? -1) - 2) < 0.05, "silence after the sound's end")
     }
 }
+
+extension SoundTests {
+    /// The sound server restarts while playing (a desktop's PulseAudio or PipeWire restarted): the status says the
+    /// server went away, and the sound comes back without restarting the player, where the picture is, as mpv's
+    /// PulseAudio output reconnects. Before, the sound was gone for the rest of the file.
+    @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
+    func soundComesBackWhenTheServerRestarts() async throws {
+        let clip = try #require(Reference.make("tone-long.mp4", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=20",
+                                                                 "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=20",
+                                                                 "-c:v", "mpeg4", "-c:a", "aac", "-ac", "1"]))
+        let (pulse, p) = try await serverAndPlayer(clip)
+        defer { pulse.stop() }
+        p.play()
+        #expect(try await eventually { p.currentTime.seconds > 1 })
+        try pulse.restart()
+        #expect(try await eventually { !p.soundStatus.isAvailable || p.currentTime.seconds > 6 },
+                "the sound server's going away is seen")
+        let said = p.soundStatus.problem ?? ""
+        try pulse.record()
+        #expect(try await eventually { p.soundStatus.isAvailable }, "the sound is back: \(p.soundStatus)")
+        // (Reading the time, as a front end does each refresh, is where the player starts the new take.)
+        let until = Date().addingTimeInterval(1.5)
+        while Date() < until { _ = p.currentTime; try await Task.sleep(nanoseconds: 20_000_000) }
+        let heard = SoundWindow.windows(pulse.recorded(), rate: PrivatePulse.rate, seconds: 0.1)
+        p.pause()
+        #expect(said.contains("went away"), "said: \(said)")
+        #expect(heard.filter { $0.rms > 1000 && abs($0.frequency - 440) < 30 }.count >= 5,
+                "the tone is heard again: \(heard.map { Int($0.rms) })")
+    }
+}

@@ -59,6 +59,10 @@ final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, the
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-pulse-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
+        try startDaemon()
+    }
+
+    private func startDaemon() throws {
         daemon = Spawned([Reference.which("pulseaudio")!, "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
                           "--disable-shm=yes", "-L", "module-null-sink sink_name=test_sink rate=\(PrivatePulse.rate)",
                           "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory.path)/pulse.sock"],
@@ -66,6 +70,17 @@ final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, the
         let socket = directory.appendingPathComponent("pulse.sock").path
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
         try #require(FileManager.default.fileExists(atPath: socket), "the private PulseAudio started")
+    }
+
+    /// The server goes away (its recording with it) and starts again on the same socket, as a desktop's sound server
+    /// restarts; record again after.
+    func restart() throws {
+        recorder?.stop()
+        recorder = nil
+        daemon?.stop()
+        unlink(directory.appendingPathComponent("pulse.sock").path)
+        usleep(300_000)
+        try startDaemon()
     }
 
     private var environment: [String: String] {

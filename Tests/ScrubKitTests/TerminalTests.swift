@@ -179,4 +179,27 @@ import Testing
         defer { close(devnull) }
         #expect(GraphicsDetection.detect(env: ["TERM": "xterm"], input: fds[0], output: devnull, budget: 0.5) == .sixel)
     }
+
+    /// xterm 379 (`-ti vt340`) answers all five queries at once: the answers are all read — cut anywhere between two
+    /// reads — and the wait ends at DA1, well before the budget (a report had it waiting the whole second).
+    @Test func xtermsFiveAnswersAtOnceEndTheWaitAtDA1() {
+        let answers = Array(("\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?2;0;576;520S\u{1B}[1;1R"
+                             + "\u{1B}[?63;1;2;4;6;9;15;16;22;28c").utf8)
+        let devnull = open("/dev/null", O_WRONLY)
+        defer { close(devnull) }
+        for cut in 0...answers.count {
+            var fds: [Int32] = [0, 0]
+            #expect(pipe(&fds) == 0)
+            defer { close(fds[0]); close(fds[1]) }
+            _ = answers[..<cut].withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+            let (late, end) = (Array(answers[cut...]), fds[1])
+            let writer = Thread { usleep(20_000); _ = late.withUnsafeBytes { write(end, $0.baseAddress, $0.count) } }
+            writer.start()
+            let began = Date()
+            let choice = GraphicsDetection.choose(env: ["TERM": "xterm"], input: fds[0], output: devnull, budget: 1.0)
+            let took = Date().timeIntervalSince(began)
+            #expect(choice.kind == .sixel && choice.sixelMaxWidth == 576 && choice.sixelMaxHeight == 520, "cut at \(cut)")
+            #expect(took < 0.5, "cut at \(cut): waited \(took) s")
+        }
+    }
 }

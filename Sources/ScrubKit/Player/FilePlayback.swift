@@ -149,6 +149,9 @@ public final class FilePlayback: PlayerPipeline, Sendable {
     /// Seeks whose picture was decoded, and seeks served from the preview cache.
     public var previewStatistics: (decoded: Int, fromCache: Int) { state.withLock { $0.video }?.previewStatistics ?? (0, 0) }
 
+    /// How reading the file goes: a server waited for or gone, the file cut short or deleted.
+    public var readingStatus: ReadingStatus { state.withLock { $0.reader }?.readingStatus ?? .fine }
+
     /// Packets and bytes read from the file so far (by the one reader), and the most bytes its queues held at once.
     public var readStatistics: (packets: Int, bytes: Int, peakQueuedBytes: Int) {
         guard let s = state.withLock({ $0.reader })?.statistics else { return (0, 0, 0) }
@@ -231,6 +234,9 @@ public final class FilePlayback: PlayerPipeline, Sendable {
 
     /// What is heard at `now` on the player's clock, while sound plays.
     public func soundClock(now: Double) -> MediaTime? { sound?.clock(now: now) }
+
+    /// Whether the sound's output came back after it went away (once).
+    public func takeSoundRestartRequest() -> Bool { sound?.takeRestartRequest() ?? false }
 
     /// Volume (0…1) and mute.
     public func setSound(volume: Double?, muted: Bool?) { sound?.set(volume: volume, muted: muted) }

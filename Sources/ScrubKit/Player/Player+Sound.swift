@@ -84,6 +84,13 @@ extension Player {
     func followSound() {
         guard soundTake != nil, !seeking else { return }
         let now = clock.now()
+        if pipeline.takeSoundRestartRequest() {
+            // The output came back (a sound server restarted): a new take where the timeline is, as mpv reconnects.
+            anchorMedia = time(at: now)
+            anchorHost = now
+            syncSound(restart: true)
+            return
+        }
         guard var heard = pipeline.soundClock(now: now) else { return }
         if let end, heard > end { heard = end }
         anchorMedia = heard

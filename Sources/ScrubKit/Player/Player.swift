@@ -94,6 +94,9 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     /// First presentation time of the media.
     public var startTime: MediaTime { core.sync { info?.start ?? .zero } }
 
+    /// How reading the media goes, for a status line: a server waited for or gone, the file cut short or deleted.
+    public var readingStatus: ReadingStatus { pipeline.readingStatus }
+
     /// What was learned at load time, nil before.
     public var mediaInfo: PlayerMediaInfo? { core.sync { info } }
 

@@ -57,6 +57,8 @@ public protocol PlayerPipeline: AnyObject, Sendable {
     func setOutputSize(width: Int, height: Int)
     /// Frames shown and dropped so far.
     var frameStatistics: (shown: Int, dropped: Int) { get }
+    /// How reading the media goes (a server waited for or gone, a file cut short or deleted).
+    var readingStatus: ReadingStatus { get }
     /// Stops decoding for good.
     func close()
 
@@ -67,6 +69,8 @@ public protocol PlayerPipeline: AnyObject, Sendable {
     func playSoundSnippet(at time: MediaTime, seconds: Double)
     /// The media time being heard at monotonic `now` while sound plays, the player's master clock; nil without sound.
     func soundClock(now: Double) -> MediaTime?
+    /// Whether the sound's output came back after it went away (once): the player then starts sound where it is.
+    func takeSoundRestartRequest() -> Bool
     /// Sets the volume (0…1) and mute of the sound.
     func setSound(volume: Double?, muted: Bool?)
     /// What the sound is doing (for a status line).
@@ -82,12 +86,16 @@ public protocol PlayerPipeline: AnyObject, Sendable {
 }
 
 extension PlayerPipeline {
+    /// Nothing read: nothing to say.
+    public var readingStatus: ReadingStatus { .fine }
     /// No sound.
     public func playSound(from time: MediaTime?, rate: Double, pitch: AudioTimePitchAlgorithm) {}
     /// No sound.
     public func playSoundSnippet(at time: MediaTime, seconds: Double) {}
     /// No sound: the player's own clock rules.
     public func soundClock(now: Double) -> MediaTime? { nil }
+    /// No sound.
+    public func takeSoundRestartRequest() -> Bool { false }
     /// No sound.
     public func setSound(volume: Double?, muted: Bool?) {}
     /// No sound.

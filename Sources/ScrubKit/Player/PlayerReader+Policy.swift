@@ -16,18 +16,20 @@ extension PlayerReader {
     /// Packets a played queue without times is filled to (a raw stream: no seconds to count).
     static let untimedAhead = 120
 
-    /// Where playback is, as the chains show it: the furthest presentation time a played chain has taken since the
-    /// last move, else where the reading started after it (seconds; nil before anything was read). Each chain takes
-    /// only a little ahead of what is shown or heard — the picture's six frames, the sound's output buffer; after a
-    /// gap the sound's chain looks at its next packet's time before taking it (``nextTimestamp(_:)``).
+    /// Where playback is, as the chains show it: the furthest presentation time the picture's or a sound's chain has
+    /// taken since the last move (also when not played now: a picture decoded only where a seek lands), else where the
+    /// reading started after it (seconds; nil before anything was read). Each chain takes only a little ahead of what
+    /// is shown or heard — the picture's six frames, the sound's output buffer; after a gap the sound's chain looks at
+    /// its next packet's time before taking it (``nextTimestamp(_:)``). Subtitles' chains take what comes as it comes:
+    /// they say nothing of where playback is.
     static func position(_ s: State) -> Double? {
-        s.queues.values.filter(\.played).compactMap(\.lastTaken).max() ?? s.readStart
+        s.queues.values.filter { $0.kind != .subtitles }.compactMap(\.lastTaken).max() ?? s.readStart
     }
 
     /// Whether the reader should read now: not at the end, less than `limits.bytes` queued, and the read less than
-    /// the read-ahead past where the chains are — or a chain waits on an empty queue whose stream is not in a gap (the
-    /// stream comes a little later in the file than the others, and its chain must not starve; a cover picture's one
-    /// packet, whose queue is not played).
+    /// the read-ahead past where the chains are (also when none plays: paused, the subtitles and sound near the place
+    /// a seek landed are read) — or a chain waits on an empty queue whose stream is not in a gap (the stream comes a
+    /// little later in the file than the others, and its chain must not starve; a cover picture's one packet).
     static func wantsRead(_ s: State, limits: Limits) -> Bool {
         guard !s.ended, !s.closed, queuedBytes(s) < limits.bytes else { return false }
         let played = s.queues.values.filter(\.played)
@@ -37,7 +39,7 @@ extension PlayerReader {
             // packets.)
             return !waiting.isEmpty || played.contains { $0.count < untimedAhead }
         }
-        if !played.isEmpty && front < position + limits.readAhead { return true }
+        if front < position + limits.readAhead { return true }
         return waiting.contains { !trails($0, front: front, s, limits: limits) }
     }
 

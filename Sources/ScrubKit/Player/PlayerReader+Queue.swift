@@ -31,10 +31,13 @@ extension PlayerReader {
         var played = false
         /// A chain waits for its next packet.
         var waiting = false
+        /// Whose packets: the picture's, a sound's or subtitles'.
+        enum Kind { case picture, sound, subtitles }
+        let kind: Kind
         /// It keeps packets behind its chain, or unplayed, for ``Limits/keep`` seconds (sound, whose chain starts again
         /// a little before where it was; subtitles, taken when their chain gets to them); a picture's queue drops them
         /// (its chain moves only by seeking the file).
-        let keepsBehind: Bool
+        var keepsBehind: Bool { kind != .picture }
         /// The newest presentation time read into it since the last move, and that of the last packet its chain took,
         /// in seconds (nil: none, or none with a time).
         private(set) var newestRead: Double? = nil
@@ -43,9 +46,9 @@ extension PlayerReader {
         /// The most packets a queue keeps behind its chain (or unplayed), whatever their times say.
         static let maximumKept = 20_000
 
-        init(timeBase: (num: Int32, den: Int32), keepsBehind: Bool) {
+        init(timeBase: (num: Int32, den: Int32), kind: Kind) {
             self.timeBase = timeBase
-            self.keepsBehind = keepsBehind
+            self.kind = kind
         }
 
         /// Packets ahead of the chain.

@@ -63,12 +63,20 @@ final class PlayerReader: Sendable {
         var packetsRead = 0
         var bytesRead = 0
         var peakQueued = 0
+        /// When the read in progress began (monotonic; nil between reads), whether it was ended on purpose (a move
+        /// or the close waits), and what ends it (a URL's; nil for a file).
+        var readingSince: Double? = nil
+        var interrupted = false
+        var interrupter: ReadInterrupter? = nil
+        /// A fault met since the last move (a move reads again), and when the file was last looked for (deleted?).
+        var fault = ReadingStatus.fine
+        var lookedForFile = 0.0
     }
 
     /// The file or URL.
     let path: String
     let limits: Limits
-    private let state = Locked(State())
+    let state = Locked(State())
 
     /// Opens `path` on a thread of its own at the front door (lean probing) and calls `opened` there with the reader
     /// and the file's facts (the streams it queues — the picture's and every audio stream — are then ready to be read
@@ -85,8 +93,15 @@ final class PlayerReader: Sendable {
         var facts: MediaFacts { opened.facts }
     }
 
-    /// Stops reading for good (the thread frees the demuxer on its way out); chains waiting for packets see the end.
-    func close() { state.withLock { s in s.closed = true; for k in s.queues.keys { s.queues[k]!.removeAll() } } }
+    /// Stops reading for good (the thread frees the demuxer on its way out, a blocked read of a URL ended at once);
+    /// chains waiting for packets see the end.
+    func close() {
+        state.withLock { s in
+            s.closed = true
+            for k in s.queues.keys { s.queues[k]!.removeAll() }
+            PlayerReader.interruptRead(&s)
+        }
+    }
 
     /// The queue of stream `index` as a chain reads it (nil when the reader does not queue that stream).
     func stream(_ index: Int) -> QueuedStream? {
@@ -161,6 +176,10 @@ final class PlayerReader: Sendable {
         let number = state.withLock { s -> Int? in
             guard !s.closed else { return nil }
             s.jobs.append(Job(run: { d in result = Result { try body(d) } }, moves: moves))
+            // (A move does not wait behind a read stuck on a server: it reconnects where it goes.)
+            if moves, let since = s.readingSince, SystemClock.monotonic() - since > PlayerReader.stallNotice {
+                PlayerReader.interruptRead(&s)
+            }
             return s.jobsTaken + s.jobs.count
         }
         guard let number else { throw MediaError(.cancelled, path: path, "closed") }
@@ -188,13 +207,19 @@ final class PlayerReader: Sendable {
         var queued: [StreamFacts] = facts.audioStreams + facts.subtitleStreams.filter(\.hasDecoder)
         if let v = facts.video ?? facts.coverPicture { queued.append(v) }
         state.withLock { s in
-            for st in queued { s.queues[st.index] = Queue(timeBase: st.timeBase, keepsBehind: st.kind != .video) }
+            for st in queued {
+                let kind: Queue.Kind = st.kind == .video ? .picture : st.kind == .audio ? .sound : .subtitles
+                s.queues[st.index] = Queue(timeBase: st.timeBase, kind: kind)
+            }
         }
         media.demuxer.discardAllStreams(except: Set(queued.map(\.index)))
+        state.withLock { $0.interrupter = media.demuxer.interrupter }
+        let end = facts.durationKind == .known && facts.duration.isNumeric ? (facts.start + facts.duration).seconds : nil
         opened(self, .success(OpenedFacts(opened: media)))
         var packet: Packet
         do { packet = try Packet() } catch { return }
         while true {
+            lookForFile()
             // Jobs first (a chain waits for each), then a read when some queue wants one, else a wait for either.
             enum Next { case jobs([Job]), read, stop }
             let limits = self.limits
@@ -215,15 +240,26 @@ final class PlayerReader: Sendable {
                         if job.moves {
                             s.serial += 1
                             s.ended = false
+                            s.fault = .fine
                             (s.front, s.readStart) = (nil, nil)
                             for k in s.queues.keys { s.queues[k]!.removeAll() }
                         }
                     }
                 }
             case .read:
-                let got: Bool
-                do { got = try media.demuxer.read(into: packet) } catch { got = false }   // (a read error ends the stream there)
-                if !got { state.withLock { $0.ended = true }; continue }
+                state.withLock { $0.readingSince = SystemClock.monotonic() }
+                let read = Result { try media.demuxer.read(into: packet) }
+                let interrupted = state.withLock { s -> Bool in
+                    defer { (s.readingSince, s.interrupted) = (nil, false) }
+                    return s.interrupted
+                }
+                // (The end, or a fault that ends the stream there: what was read plays on, a move reads again.)
+                guard case .success(true) = read else {
+                    if interrupted { continue }
+                    let isURL = Demuxer.isURL(path)
+                    state.withLock { s in s.ended = true; s.fault = PlayerReader.fault(of: read, s, end: end, isURL: isURL) }
+                    continue
+                }
                 let timestamp = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
                 let item = Item(packet: packet, timestamp: timestamp, size: packet.size, isKeyframe: packet.isKeyframe)
                 guard let fresh = try? Packet() else { return }

@@ -43,6 +43,7 @@ extension SoundChain {
         var output: SoundOutput? = nil
         var decoding: StreamDecoder? = nil
         var take = Take(converter: AudioConverter(rate: rate, channels: channels))
+        var reopenedAt = -Double.infinity
         while true {
             let (closed, currentSerial, target, snippet, tempo, pitch) = state.withLock {
                 ($0.closed, $0.serial, $0.target, $0.snippet, $0.tempo, $0.pitch)
@@ -52,6 +53,20 @@ extension SoundChain {
             guard let from = target else {
                 if take.playing { output?.flush(); take.playing = false; packets.setPlayed(false) }
                 state.wait(until: { $0.closed || $0.target != nil }, timeout: 0.2)
+                continue
+            }
+            if output == nil, state.withLock({ $0.lost != nil }) {
+                // The output went away: opened again every second while sound is wanted; once it is, the player starts
+                // a take where its timeline is (this one's place is stale by now).
+                if clock.now() - reopenedAt < SoundChain.reopenInterval {
+                    state.wait(until: { $0.closed || $0.target == nil }, timeout: 0.1)
+                    continue
+                }
+                reopenedAt = clock.now()
+                if let reopened = try? options.open(rate, channels, options) {
+                    output = reopened
+                    state.withLock { s in (s.hasOutput, s.lost, s.restartWanted, s.target) = (true, nil, true, nil) }
+                }
                 continue
             }
             if currentSerial != take.serial {
@@ -80,7 +95,13 @@ extension SoundChain {
                 return
             }
             guard let next, !next.samples.isEmpty, next.start.isNumeric else { continue }
-            if !write(next.samples, at: next.start, take: &take, to: out, rate: rate, channels: channels) { return }
+            if !write(next.samples, at: next.start, take: &take, to: out, rate: rate, channels: channels) {
+                guard state.withLock({ $0.available }) else { return }
+                // (The output went away: without it until it is opened again.)
+                (output, take.serial, take.playing) = (nil, -1, false)
+                packets.setPlayed(false)
+                reopenedAt = clock.now()
+            }
         }
     }
 
@@ -218,7 +239,7 @@ extension SoundChain {
         }
         guard !chunk.isEmpty else { return true }
         do { try out.write(chunk) } catch {
-            fail("the sound device went away: \(error)")
+            state.withLock { s in (s.lost, s.hasOutput, s.written) = ("the sound server went away: \(error)", false, nil) }
             return false
         }
         // The media time just after what was written: at 1× from the frame's own time (gaps in the stream stay

@@ -37,6 +37,10 @@ final class SoundChain: Sendable {
         var requestedAt = 0.0
         var problem: String? = nil
         var available = true
+        /// The output went away (a sound server restarted, a device unplugged): why, while it is opened again; and
+        /// that it is back, for the player to start a take where its timeline is.
+        var lost: String? = nil
+        var restartWanted = false
         var streamNumber = 1
         var streamCount = 0
     }
@@ -92,6 +96,7 @@ final class SoundChain: Sendable {
             s.pitch = pitch
             s.written = nil
             s.requestedAt = now
+            s.restartWanted = false
         }
     }
 
@@ -129,10 +134,21 @@ final class SoundChain: Sendable {
     /// What the sound is doing.
     var status: SoundStatus {
         state.withLock {
-            SoundStatus(isAvailable: $0.available, problem: $0.problem, volume: $0.volume, isMuted: $0.muted,
-                        streamNumber: $0.streamNumber, streamCount: $0.streamCount)
+            SoundStatus(isAvailable: $0.available && $0.lost == nil, problem: $0.lost ?? $0.problem, volume: $0.volume,
+                        isMuted: $0.muted, streamNumber: $0.streamNumber, streamCount: $0.streamCount)
         }
     }
+
+    /// Whether the output came back after it went away (once: the player then starts sound where it is).
+    func takeRestartRequest() -> Bool {
+        state.withLock { s in
+            defer { s.restartWanted = false }
+            return s.restartWanted
+        }
+    }
+
+    /// How often an output that went away is opened again while sound is wanted (mpv's PulseAudio output reconnects).
+    static let reopenInterval = 1.0
 
     /// Stops the thread for good (it frees its FFmpeg objects and the output on the way out).
     func close() {
