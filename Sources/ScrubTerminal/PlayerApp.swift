@@ -140,7 +140,8 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         if playlist.entries.count == 1, case .failed(let e) = player.waitUntilReady(timeout: 0.1) {
             throw TerminalError(e.reason)
         }
-        return try FullScreen.run("play", terminal: terminal, forced: options.graphics, renderer: { [unowned self] in renderer },
+        return try FullScreen.run("play", terminal: terminal, forced: options.graphics,
+                                  renderer: { [unowned self] in renderer },
                            resized: { [weak self] in self?.resized.store(true, ordering: .relaxed) }) { choice in
             graphicsLabel = choice.kind.rawValue + (choice.reason.map { " (\($0))" } ?? "")
             pictureRenderer = choice.renderer

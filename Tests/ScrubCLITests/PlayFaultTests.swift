@@ -3,14 +3,15 @@ import Testing
 
 /// Faults while playing, said on the status line, the player still answering its keys: the server going away (and
 /// coming back on a seek), the file cut short or deleted under it, and a window resized without pause for 10 s.
-@Suite(.enabled(if: Tmux.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs tmux, ffmpeg"),
-       .timeLimit(.minutes(3)))
+@Suite(.enabled(if: Tmux.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"),
+                 "needs tmux, ffmpeg"), .timeLimit(.minutes(3)))
 struct PlayFaultTests {
     /// A 30-s 320×180 clip with sound (~4 MB: more than the player reads ahead in its first seconds).
     static let clip: String = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-faults-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        _ = try? Scrub.execute("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=30",
+        _ = try? Scrub.execute("ffmpeg", ["-v", "error", "-y", "-f", "lavfi",
+                                          "-i", "testsrc2=size=320x180:rate=25:duration=30",
                                           "-f", "lavfi", "-i", "sine=f=440:duration=30", "-vf", "noise=alls=20:allf=t",
                                           "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac",
                                           dir + "/clip.mp4"])
@@ -30,7 +31,8 @@ struct PlayFaultTests {
         let pid = try #require(Tmux.spawn(["/usr/bin/python3", tool, folder, "--port", String(port)], stdout: portFile))
         var got: Int? = nil
         for _ in 0..<200 where got == nil {
-            got = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            let text = try? String(contentsOfFile: portFile, encoding: .utf8)
+            got = text.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             if got == nil { usleep(20_000) }
         }
         return (pid, try #require(got, "the server printed its port"))
@@ -75,16 +77,19 @@ struct PlayFaultTests {
         // The server comes back: a seek reads again, and plays on from there.
         server = try Self.serve(folder, port: server.port)
         t.keys("5", " ")
-        let back = t.waitFor(timeout: 10) { s in
-            !Self.status(s).contains("went away") && Self.status(s).contains("playing") && (Tmux.shownSeconds(s) ?? 0) >= 16
+        func goesOn(_ s: String) -> Bool {
+            let line = Self.status(s)
+            return !line.contains("went away") && line.contains("playing") && (Tmux.shownSeconds(s) ?? 0) >= 16
         }
-        #expect(!Self.status(back).contains("went away") && (Tmux.shownSeconds(back) ?? 0) >= 16, "\(Self.status(back))")
+        let back = t.waitFor(timeout: 10, goesOn)
+        #expect(goesOn(back), "\(Self.status(back))")
         Self.quits(t, pid)
     }
 
     @Test(arguments: ["cut short", "deleted"])
     func aFileCutShortOrDeletedWhilePlayingPlaysWhatItCanAndSaysSo(fault: String) throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-fault-\(UUID().uuidString.prefix(8)).mp4").path
+        let copy = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scrubkit-fault-\(UUID().uuidString.prefix(8)).mp4").path
         try FileManager.default.copyItem(atPath: Self.clip, toPath: copy)
         defer { unlink(copy) }
         let t = try PrivateTerminal(columns: 160)
@@ -97,10 +102,12 @@ struct PlayFaultTests {
             #expect(truncate(copy, off_t(size / 4)) == 0)
         }
         let said = t.waitFor(timeout: 15) { Self.status($0).contains(fault == "deleted" ? "deleted" : "cut short") }
-        #expect(Self.status(said).contains(fault == "deleted" ? "the file was deleted" : "cut short"), "\(Self.status(said))")
+        let words = fault == "deleted" ? "the file was deleted" : "cut short"
+        #expect(Self.status(said).contains(words), "\(Self.status(said))")
         // It plays on (what was read, or what is open).
         let at = Tmux.shownSeconds(said) ?? 0
-        #expect((Tmux.shownSeconds(t.waitFor(timeout: 3) { (Tmux.shownSeconds($0) ?? 0) > at + 1 }) ?? 0) > at + 1, "the time goes on")
+        let later = t.waitFor(timeout: 3) { (Tmux.shownSeconds($0) ?? 0) > at + 1 }
+        #expect((Tmux.shownSeconds(later) ?? 0) > at + 1, "the time goes on")
         Self.quits(t, pid)
     }
 

@@ -58,9 +58,9 @@ extension SoundTests {
     /// PulseAudio output reconnects. Before, the sound was gone for the rest of the file.
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
     func soundComesBackWhenTheServerRestarts() async throws {
-        let clip = try #require(Reference.make("tone-long.mp4", ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=20",
-                                                                 "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=20",
-                                                                 "-c:v", "mpeg4", "-c:a", "aac", "-ac", "1"]))
+        let clip = try #require(Reference.make("tone-long.mp4", [
+            "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=20",
+            "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=20", "-c:v", "mpeg4", "-c:a", "aac", "-ac", "1"]))
         let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
         p.play()

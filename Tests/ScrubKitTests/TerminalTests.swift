@@ -198,7 +198,8 @@ import Testing
             let began = Date()
             let choice = GraphicsDetection.choose(env: ["TERM": "xterm"], input: fds[0], output: devnull, budget: 1.0)
             let took = Date().timeIntervalSince(began)
-            #expect(choice.kind == .sixel && choice.sixelMaxWidth == 576 && choice.sixelMaxHeight == 520, "cut at \(cut)")
+            #expect(choice.kind == .sixel && choice.sixelMaxWidth == 576 && choice.sixelMaxHeight == 520,
+                    "cut at \(cut)")
             #expect(took < 0.5, "cut at \(cut): waited \(took) s")
         }
     }

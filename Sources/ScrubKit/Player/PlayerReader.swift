@@ -214,7 +214,8 @@ final class PlayerReader: Sendable {
         }
         media.demuxer.discardAllStreams(except: Set(queued.map(\.index)))
         state.withLock { $0.interrupter = media.demuxer.interrupter }
-        let end = facts.durationKind == .known && facts.duration.isNumeric ? (facts.start + facts.duration).seconds : nil
+        let known = facts.durationKind == .known && facts.duration.isNumeric
+        let end = known ? (facts.start + facts.duration).seconds : nil
         opened(self, .success(OpenedFacts(opened: media)))
         var packet: Packet
         do { packet = try Packet() } catch { return }
@@ -257,7 +258,10 @@ final class PlayerReader: Sendable {
                 guard case .success(true) = read else {
                     if interrupted { continue }
                     let isURL = Demuxer.isURL(path)
-                    state.withLock { s in s.ended = true; s.fault = PlayerReader.fault(of: read, s, end: end, isURL: isURL) }
+                    state.withLock { s in
+                        s.ended = true
+                        s.fault = PlayerReader.fault(of: read, s, end: end, isURL: isURL)
+                    }
                     continue
                 }
                 let timestamp = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts

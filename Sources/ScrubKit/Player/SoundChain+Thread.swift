@@ -239,7 +239,8 @@ extension SoundChain {
         }
         guard !chunk.isEmpty else { return true }
         do { try out.write(chunk) } catch {
-            state.withLock { s in (s.lost, s.hasOutput, s.written) = ("the sound server went away: \(error)", false, nil) }
+            let why = "the sound server went away: \(error)"
+            state.withLock { s in (s.lost, s.hasOutput, s.written) = (why, false, nil) }
             return false
         }
         // The media time just after what was written: at 1× from the frame's own time (gaps in the stream stay
