@@ -61,6 +61,9 @@ enum PlayCommand {
         SSH, say) the picture plays silently on the system clock and the status line says why. Paused, each place a scrub lands on (dragging,
         holding a seek key, stepping) plays 80 ms of its sound, faded in and out, so speech and music can be found by
         ear (a toggles it).
+        Faults are said on the status line while they last, the keys still answering: a server waited for or gone
+        (within --timeout; a seek once it is back reads on), a file cut short or deleted while playing (what was read
+        plays on); a sound server that restarts is connected to again and the sound comes back.
         """,
         operands: .media,
         examples: [

@@ -15,16 +15,17 @@ report, argv = sys.argv[1], sys.argv[2:]
 
 def kitty_shown(data):
     """Where the first kitty picture is on screen: the end of the last chunk of a transmit-and-show command (a=T), or
-    of a show command (a=p) after a transmission; None before."""
-    sent = False
+    of a show command (a=p) after a transmission; None before. (Chunks after the first carry only m=.)"""
+    sent, action = False, None
     for m in re.finditer(rb"\x1b_G([^;\x1b]*)(?:;[^\x1b]*)?\x1b\\", data):
         keys = dict(kv.split(b"=", 1) for kv in m.group(1).split(b",") if b"=" in kv)
-        action = keys.get(b"a", b"t" if keys else None)
+        if b"a" in keys or set(keys) - {b"m", b"q"}:
+            action = keys.get(b"a", b"t")
         last_chunk = keys.get(b"m", b"0") == b"0"
         if action == b"T" and last_chunk:
             return m.end()
-        if action == b"t":
-            sent = sent or last_chunk
+        if action == b"t" and last_chunk:
+            sent = True
         if action == b"p" and sent:
             return m.end()
     return None
@@ -48,14 +49,19 @@ out = b""
 picture_start = picture_end = None
 kind = None
 picture_bytes = None
+last_data = start
 replies = b""
 dump = b"" if os.environ.get("PTY_TIMER_DUMP") else None
 deadline = start + 20
 ended = None
 try:
     while time.monotonic() < deadline:
-        ready, _, _ = select.select([fd, 0] if saved else [fd], [], [], 0.05)
+        ready, _, _ = select.select([fd, 0] if saved else [fd], [], [], 0.004)
         now = time.monotonic()
+        # (Half blocks without a synchronized update, as mpv's tct writes them: the picture is whole once the output
+        # pauses, 10 ms after its last bytes: a frame comes in one burst, the next after a frame interval.)
+        if kind == "blocks" and picture_end is None and fd not in ready and now - last_data > 0.01:
+            picture_end = ended = last_data
         if fd in ready:
             try:
                 data = os.read(fd, 65536)
@@ -64,13 +70,15 @@ try:
             if not data:
                 break
             os.write(1, data)
+            last_data = now
             if dump is not None and len(dump) < 200_000:
                 dump += data
             if picture_end is None:
                 out += data
                 if picture_start is None:
                     # (A kitty query, a=q, is no picture.)
-                    m = re.search(rb"\x1bP[0-9;]*q|\x1b_G(?=[^;\x1b]*a=[Tt])|\xe2\x96\x80", out)
+                    # (Half blocks: scrubkit's upper ▀, mpv's tct lower ▄.)
+                    m = re.search(rb"\x1bP[0-9;]*q|\x1b_G(?=[^;\x1b]*a=[Tt])|\xe2\x96[\x80\x84]", out)
                     if m:
                         picture_start = now
                         kind = {b"\x1bP": "sixel", b"\x1b_": "kitty"}.get(m.group(0)[:2], "blocks")
@@ -86,7 +94,7 @@ try:
                             done = kitty_shown(out)
                             if done is not None:
                                 picture_end, picture_bytes = now, done
-                    elif b"\n" in out or b"\x1b[?2026l" in out:
+                    elif b"\x1b[?2026l" in out:
                         picture_end = now
             if picture_end is not None and ended is None:
                 ended = now
