@@ -49,7 +49,7 @@ public final class FilePlayback: PlayerPipeline, Sendable {
 
     /// Opens the media on the reader's thread; calls `done` once with its facts or the error.
     public func load(_ done: @escaping @Sendable (Result<PlayerMediaInfo, MediaError>) -> Void) {
-        let reader = PlayerReader(path: path) { [self] reader, result in
+        let reader = PlayerReader(path: path, clock: clock) { [self] reader, result in
             switch result {
             case .failure(let e): done(.failure(e))
             case .success(let opened):

@@ -15,7 +15,7 @@ extension PlayerReader {
         state.withLock { s in
             if s.fault != .fine { return s.fault }
             if let since = s.readingSince, Demuxer.isURL(path) {
-                let waited = SystemClock.monotonic() - since
+                let waited = clock.now() - since
                 if waited > PlayerReader.stallNotice { return .waiting(seconds: waited) }
             }
             return .fine
@@ -49,7 +49,7 @@ extension PlayerReader {
     /// ``lookInterval``.
     func lookForFile() {
         guard !Demuxer.isURL(path) else { return }
-        let now = SystemClock.monotonic()
+        let now = clock.now()
         let due = state.withLock { s -> Bool in
             guard s.fault == .fine, now - s.lookedForFile >= PlayerReader.lookInterval else { return false }
             s.lookedForFile = now

@@ -76,14 +76,18 @@ final class PlayerReader: Sendable {
     /// The file or URL.
     let path: String
     let limits: Limits
+    /// The player's clock: how long a read has waited, when the file was last looked for.
+    let clock: MediaClock
     let state = Locked(State())
 
     /// Opens `path` on a thread of its own at the front door (lean probing) and calls `opened` there with the reader
     /// and the file's facts (the streams it queues — the picture's and every audio stream — are then ready to be read
     /// through ``stream(_:)``), or with the error; then reads until ``close()``. Reading starts once `opened` returns.
-    init(path: String, limits: Limits? = nil, opened: @escaping @Sendable (PlayerReader, Result<OpenedFacts, MediaError>) -> Void) {
+    init(path: String, limits: Limits? = nil, clock: MediaClock = SystemClock(),
+         opened: @escaping @Sendable (PlayerReader, Result<OpenedFacts, MediaError>) -> Void) {
         self.path = path
         self.limits = limits ?? Limits.for(path)
+        self.clock = clock
         NamedThread.start("scrubkit.reader", stackSize: 8 << 20) { [self] in run(opened) }
     }
 
@@ -177,7 +181,7 @@ final class PlayerReader: Sendable {
             guard !s.closed else { return nil }
             s.jobs.append(Job(run: { d in result = Result { try body(d) } }, moves: moves))
             // (A move does not wait behind a read stuck on a server: it reconnects where it goes.)
-            if moves, let since = s.readingSince, SystemClock.monotonic() - since > PlayerReader.stallNotice {
+            if moves, let since = s.readingSince, clock.now() - since > PlayerReader.stallNotice {
                 PlayerReader.interruptRead(&s)
             }
             return s.jobsTaken + s.jobs.count
@@ -248,7 +252,7 @@ final class PlayerReader: Sendable {
                     }
                 }
             case .read:
-                state.withLock { $0.readingSince = SystemClock.monotonic() }
+                state.withLock { $0.readingSince = clock.now() }
                 let read = Result { try media.demuxer.read(into: packet) }
                 let interrupted = state.withLock { s -> Bool in
                     defer { (s.readingSince, s.interrupted) = (nil, false) }

@@ -152,9 +152,9 @@ final class VideoChain: Sendable {
             shared.withLock { s in if s.generation == generation { s.frames.append(frame) } }
             return frame
         }
-        // (Until when the stream is in a gap: no packet near where the file is read — the picture ended before the
-        // sound, or starts later. Asked again after a moment, while the sound's chain takes the reader on.)
-        var gapUntil = 0.0
+        // (The stream is in a gap: no packet near where the file is read — the picture ended before the sound, or
+        // starts later. Asked again after an idle wait, while the sound's chain takes the reader on.)
+        var inGap = false
         // Whether the reader fills the picture's queue ahead: only while pictures are decoded (set by this thread
         // alone; a still's one packet needs no read-ahead).
         var played = false
@@ -176,7 +176,7 @@ final class VideoChain: Sendable {
                 _ = try? extractor.frame(at: extractor.lastReturned, toleranceBefore: .zero, toleranceAfter: .zero)
             }
             setPlayed(showing)
-            let idle = !(room && !ended && size.0 > 0 && size.1 > 0) || SystemClock.monotonic() < gapUntil
+            let idle = !(room && !ended && size.0 > 0 && size.1 > 0) || inGap
             switch inbox.take(waitingAtMost: idle ? 0.1 : 0) {
             case .closed: return
             case .request(var r, _):
@@ -190,13 +190,14 @@ final class VideoChain: Sendable {
                     case .idle: continue pausing
                     }
                 }
-                gapUntil = 0
+                inGap = false
                 // (A seek takes its packets as a played stream, pictures decoded or not: none is dropped under it.)
                 let wasPlayed = played
                 setPlayed(!source.isStill)
                 serve(r, extractor: extractor, queue: queue, shared: shared, previews: previews, inbox: inbox)
                 setPlayed(wasPlayed)
             case .idle:
+                if inGap { inGap = false; continue }
                 guard !idle else { continue }
                 do {
                     if let found = try extractor.next() {
@@ -205,7 +206,7 @@ final class VideoChain: Sendable {
                         shared.withLock { $0.endOfStream = true }
                     }
                 } catch is PacketGap {
-                    gapUntil = SystemClock.monotonic() + 0.1
+                    inGap = true
                 } catch {
                     shared.withLock { $0.endOfStream = true }
                 }
