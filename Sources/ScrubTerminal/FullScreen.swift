@@ -17,8 +17,9 @@ enum FullScreen {
         }
         let env = ProcessInfo.processInfo.environment
         if let forced, let why = GraphicsDetection.refusal(forcing: forced, env: env) { throw TerminalError(why) }
-        try terminal.enter(mouse: true)
+        // (Registered first: a signal right after the screen is set up finds it to put back.)
         let ending = ProcessSignals.atExit { terminal.restore(); KittyRenderer.removeAllLeftovers() }
+        do { try terminal.enter(mouse: true) } catch { ending.cancel(); throw error }
         defer {
             let r = renderer()
             terminal.write(r.clearTiles()); terminal.restore(); r.removeLeftovers()

@@ -152,6 +152,16 @@ public final class FilePlayback: PlayerPipeline, Sendable {
     /// How reading the file goes: a server waited for or gone, the file cut short or deleted.
     public var readingStatus: ReadingStatus { state.withLock { $0.reader }?.readingStatus ?? .fine }
 
+    /// Whether the picture has nothing left to show while reading waits on a server (or the server is gone).
+    public var isStarved: Bool {
+        let (reader, video) = state.withLock { ($0.reader, $0.video) }
+        guard let reader, let video, !video.hasFramesQueued else { return false }
+        switch reader.readingStatus {
+        case .waiting, .serverGone: return true
+        default: return false
+        }
+    }
+
     /// Packets and bytes read from the file so far (by the one reader), and the most bytes its queues held at once.
     public var readStatistics: (packets: Int, bytes: Int, peakQueuedBytes: Int) {
         guard let s = state.withLock({ $0.reader })?.statistics else { return (0, 0, 0) }

@@ -79,6 +79,15 @@ extension Player {
         }
     }
 
+    /// Out of data (the pipeline's picture has nothing to show while reading waits on a server, or it is gone): the
+    /// timeline holds where it got to, as mpv pauses for its cache, and goes on from there once data comes.
+    func holdWhileStarved() {
+        guard _rate > 0, !seeking, pipeline.isStarved else { starved = false; return }
+        let now = clock.now()
+        if !starved { anchorMedia = time(at: now); starved = true }
+        anchorHost = now
+    }
+
     /// While sound plays, what is heard is the clock: the timeline is re-anchored to it (between its reports the
     /// monotonic clock interpolates).
     func followSound() {

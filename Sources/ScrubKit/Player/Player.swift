@@ -57,6 +57,8 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     var pitchAlgorithm = AudioTimePitchAlgorithm.timeDomain
     /// Audio scrubbing: a short snippet of sound where each seek lands while paused.
     var scrubSound = true
+    /// The pipeline ran out of data while playing: the timeline holds (``holdWhileStarved()``).
+    var starved = false
     /// The A-B loop (Player+Loop.swift).
     var _loopRange: MediaTimeRange? = nil
     /// The subtitle track shown and its delay (Player+Subtitles.swift).
@@ -106,6 +108,7 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     /// The current time, following the sound and remembering the latest seen (on `core`).
     func now() -> MediaTime {
         followSound()
+        holdWhileStarved()
         settleIfDue()
         let t = time(at: clock.now())
         if t.isNumeric && (!scrubbing.seenEnd.isNumeric || t > scrubbing.seenEnd) { scrubbing.seenEnd = t }

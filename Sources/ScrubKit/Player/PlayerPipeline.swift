@@ -59,6 +59,9 @@ public protocol PlayerPipeline: AnyObject, Sendable {
     var frameStatistics: (shown: Int, dropped: Int) { get }
     /// How reading the media goes (a server waited for or gone, a file cut short or deleted).
     var readingStatus: ReadingStatus { get }
+    /// Whether playback has run out of data: the picture has nothing left to show while reading waits on a server
+    /// (or the server is gone). The player's timeline then holds, as mpv pauses for its cache.
+    var isStarved: Bool { get }
     /// Stops decoding for good.
     func close()
 
@@ -88,6 +91,8 @@ public protocol PlayerPipeline: AnyObject, Sendable {
 extension PlayerPipeline {
     /// Nothing read: nothing to say.
     public var readingStatus: ReadingStatus { .fine }
+    /// Nothing read: never out of data.
+    public var isStarved: Bool { false }
     /// No sound.
     public func playSound(from time: MediaTime?, rate: Double, pitch: AudioTimePitchAlgorithm) {}
     /// No sound.

@@ -125,6 +125,9 @@ final class VideoChain: Sendable {
         worker.wake()
     }
 
+    /// Whether decoded frames wait to be shown.
+    var hasFramesQueued: Bool { shared.withLock { !$0.frames.isEmpty } }
+
     /// Frames handed out and frames dropped so far.
     var frameStatistics: (shown: Int, dropped: Int) { shared.withLock { ($0.shown, $0.dropped) } }
 
