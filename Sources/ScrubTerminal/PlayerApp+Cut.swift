@@ -54,9 +54,11 @@ extension PlayerApp {
         NamedThread.start("scrubkit.cut") {
             let text: String
             do {
-                let r = try LosslessCut.cut(path, from: .absolute(from), to: .absolute(to), output: output)
+                // (The marks are presentation times, as the cut places times: the status line's are from the start.)
+                let r = try LosslessCut.cut(path, from: .absolute(a), to: .absolute(b), output: output)
+                let keyframe = (r.start - start).formatted(fractionDigits: 1)
                 text = "cut written: \((r.output as NSString).lastPathComponent)"
-                    + (r.start < r.requestedStart ? " (from the keyframe at \(r.start.formatted(fractionDigits: 1)))" : "")
+                    + (r.start < r.requestedStart ? " (from the keyframe at \(keyframe))" : "")
             } catch {
                 text = "cut failed: \(error)"
             }

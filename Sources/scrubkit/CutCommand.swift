@@ -25,7 +25,9 @@ enum CutCommand {
         again with libx264 or libx265, matched to the stream (size, pixel format, aspect, colour; visually lossless),
         and everything after is copied, so the cut starts on the asked frame; where that cannot be done (another codec
         than H.264 or HEVC, no encoder) it starts on the keyframe before, with one line why. The output is written
-        atomically: nothing is left behind when the cut fails. Exit status 1 when the file cannot be cut.
+        atomically: nothing is left behind when the cut fails. Times are on the file's presentation timeline, as
+        thumb --at places them and ffprobe shows them (a picture that starts after the sound starts later on it), and
+        so are the times the cut reports. Exit status 1 when the file cannot be cut.
         """,
         operands: .media,
         examples: [

@@ -4,10 +4,15 @@ import Testing
 extension CutTests {
     /// The first picture of a file (or the one at `seconds`) as RGB, decoded by ffmpeg (the peer).
     static func rgb(_ path: String, at seconds: Double? = nil) throws -> [UInt8] {
+        try ffmpegOutput(["-v", "error"] + (seconds.map { ["-ss", String($0)] } ?? [])
+                         + ["-i", path, "-map", "0:v", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+    }
+
+    /// What ffmpeg writes to its standard output with `args`, as bytes.
+    static func ffmpegOutput(_ args: [String]) throws -> [UInt8] {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-v", "error"] + (seconds.map { ["-ss", String($0)] } ?? []) + ["-i", path, "-map", "0:v", "-frames:v", "1",
-                                                                                                 "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        p.arguments = ["ffmpeg"] + args
         let out = Pipe()
         p.standardOutput = out
         try p.run()
@@ -40,12 +45,15 @@ extension CutTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let clip = try Self.clip(in: dir)
+        // (3.33 s into the picture, which starts 23 ms after the sound: times are on the file's timeline.)
+        let from = 3.33 + (try Self.videoStart(clip)), to = 7.5 + (try Self.videoStart(clip))
         for ext in ["mkv", "mp4"] {
             let out = dir + "/exact.\(ext)"
-            let r = try Scrub.run(["cut", clip, "--from", "3.33", "--to", "7.5", "--exact", "-o", out, "--json"])
+            let r = try Scrub.run(["cut", clip, "--from", String(from), "--to", String(to), "--exact", "-o", out,
+                                   "--json"])
             try #require(r.status == 0, "\(r.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
-            #expect(json["start"] as? Double == 3.33 && json["requestedStart"] as? Double == 3.33, "\(json)")
+            #expect(json["start"] as? Double == from && json["requestedStart"] as? Double == from, "\(json)")
             #expect(abs((json["reencoded"] as? Double ?? 0) - 0.67) < 0.001, "3.33 s to the keyframe at 4 s: \(json)")
             try Self.checkJoin(out, of: clip, shown: 3.32, before: 3.28, copied: 4.33)
             let p = try Self.probe(out)

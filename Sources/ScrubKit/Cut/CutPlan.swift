@@ -26,8 +26,6 @@ struct CutPlan {
     /// Writes the cut and says what it wrote.
     func write(path: String) throws -> LosslessCut.Result {
         let demuxer = media.demuxer, facts = media.facts
-        // (Times as the file's timeline shows them: from its start.)
-        let origin = facts.start.isNumeric ? facts.start : .zero
         var notes: [String] = []
         var copied: [Int] = []
         for s in facts.streams where s.index != facts.coverPicture?.index {
@@ -50,7 +48,8 @@ struct CutPlan {
         if exact, start < from, let video = facts.video, copied.contains(video.index) {
             switch smartHead(video: video, path: path) {
             case .success(let h): head = h; start = from
-            case .failure(let why): notes.append("--exact: \(why); the cut starts on the keyframe at \((start - origin).formatted(fractionDigits: 3))")
+            case .failure(let why):
+                notes.append("--exact: \(why); the cut starts on the keyframe at \(start.formatted(fractionDigits: 3))")
             }
             // (Back where the copy reads from, every copied stream read again: the decoder let only its own through.)
             demuxer.discardAllStreams(except: Set(copied))
@@ -68,7 +67,8 @@ struct CutPlan {
             var written = try copy(demuxer: demuxer, streams: copied, facts: facts, into: copier, start: start, head: head)
             written += head?.packets.count ?? 0
             guard written > 0 else {
-                throw MediaError(.corrupt, path: path, "nothing to copy between \((from - origin).formatted(fractionDigits: 3)) and \((to - origin).formatted(fractionDigits: 3))")
+                let section = "\(from.formatted(fractionDigits: 3)) and \(to.formatted(fractionDigits: 3))"
+                throw MediaError(.corrupt, path: path, "nothing to copy between \(section)")
             }
             try copier.finish()
             try file.commit()
@@ -82,7 +82,8 @@ struct CutPlan {
         } catch {
             throw MediaError(.writeFailed, path: output, "\(error)")
         }
-        var result = LosslessCut.Result(output: output, start: start - origin, end: to - origin, requestedStart: from - origin, streams: copied.count,
+        var result = LosslessCut.Result(output: output, start: start, end: to, requestedStart: from,
+                                        streams: copied.count,
                                         chapters: chapters.count, notes: notes)
         if let head { result.reencoded = MediaTime.minimum(head.nextKeyframe ?? head.end, to) - from }
         return result

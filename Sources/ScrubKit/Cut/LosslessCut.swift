@@ -11,8 +11,8 @@ public enum LosslessCut {
     public struct Result: Sendable, Equatable {
         /// The output file.
         public var output: String
-        /// Where the copy starts in the source (the keyframe at or before ``requestedStart``) and where it ends, on
-        /// the file's timeline as a player shows it (from the file's start).
+        /// Where the copy starts in the source (the keyframe at or before ``requestedStart``), on the file's
+        /// presentation timeline (as `ffprobe -show_frames` shows it, and as the times asked were placed).
         public var start: MediaTime
         /// Where the copy ends, on the same timeline.
         public var end: MediaTime
@@ -29,7 +29,8 @@ public enum LosslessCut {
         public var notes: [String]
     }
 
-    /// Copies `path` from `from` to `to` (times on the file's timeline, as `thumb --at` resolves them) into `output`
+    /// Copies `path` from `from` to `to` (times on the file's presentation timeline, as `thumb --at` resolves them:
+    /// ``MediaFacts/presentationTime(of:length:)``) into `output`
     /// (its container chosen by its name's extension). With `exact`, a "smart cut": the pictures from `from` to the
     /// next keyframe are re-encoded (H.264 or HEVC, matched to the stream) so the cut starts on the asked frame, the rest
     /// copied; where that cannot be done the cut starts on the keyframe before, and ``Result/notes`` says why.
@@ -48,10 +49,19 @@ public enum LosslessCut {
         let origin = facts.start.isNumeric ? facts.start : .zero
         guard facts.duration.isNumeric else { throw MediaError(.unsupported, path: path, "has no known duration: cannot cut by time") }
         let end = origin + facts.duration
-        let a = from.resolve(start: origin, duration: facts.duration), b = to.resolve(start: origin, duration: facts.duration)
-        guard a < end else { throw MediaError(.invalidRequest, path: path, "the cut starts at \((a - origin).formatted(fractionDigits: 3)), past the end (\(facts.duration.formatted(fractionDigits: 3)))") }
-        guard b > a else { throw MediaError(.invalidRequest, path: path, "the cut ends at \((b - origin).formatted(fractionDigits: 3)), not after its start (\((a - origin).formatted(fractionDigits: 3)))") }
-        let section = CutPlan(media: media, from: MediaTime.maximum(a, origin), to: MediaTime.minimum(b, end), output: output, exact: exact)
+        // (Times as `thumb --at` places them: one rule, so the cut starts on the picture `thumb` shows there.)
+        guard let a = facts.presentationTime(of: from, length: facts.duration),
+              let b = facts.presentationTime(of: to, length: facts.duration) else {
+            throw MediaError(.unsupported, path: path, "has no known duration: cannot cut by time")
+        }
+        func said(_ t: MediaTime) -> String { t.formatted(fractionDigits: 3) }
+        guard a < end else {
+            throw MediaError(.invalidRequest, path: path, "the cut starts at \(said(a)), past the end (\(said(end)))")
+        }
+        guard b > a else {
+            throw MediaError(.invalidRequest, path: path, "the cut ends at \(said(b)), not after its start (\(said(a)))")
+        }
+        let section = CutPlan(media: media, from: a, to: MediaTime.minimum(b, end), output: output, exact: exact)
         return try section.write(path: path)
     }
 

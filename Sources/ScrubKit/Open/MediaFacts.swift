@@ -108,6 +108,20 @@ struct MediaFacts: Sendable {
         demuxer.rewind()
     }
 
+    /// The time on the presentation timeline that `expression` names — the one rule for every command that takes
+    /// times (`thumb --at`, `cut --from/--to`): an absolute time is a presentation time as `ffprobe -show_frames`
+    /// reports it; a fraction is of [``start``, ``start`` + `length`] (nil when `length` is not numeric). Clamped to
+    /// ≥ ``start``.
+    func presentationTime(of expression: TimeExpression, length: MediaTime) -> MediaTime? {
+        let origin = start.isNumeric ? start : .zero
+        switch expression {
+        case .absolute(let t): return MediaTime.maximum(t, origin)
+        case .fraction:
+            guard length.isNumeric else { return nil }
+            return MediaTime.maximum(expression.resolve(start: origin, duration: length), origin)
+        }
+    }
+
     /// Why the file holds nothing to show or play (no streams; no audio or video stream), nil when it does.
     func emptiness(path: String) -> MediaError? {
         if streams.isEmpty { return MediaError(.notMedia, path: path, "no audio or video streams found") }

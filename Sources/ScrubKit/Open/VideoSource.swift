@@ -69,20 +69,17 @@ final class VideoSource {
     /// (``MediaFile/countedDuration(_:)``, once): what percentages and `--count` plans are taken of.
     lazy var lengthForPlanning: MediaTime = duration.isNumeric || isStill ? duration : MediaFile.countedDuration(self)
 
-    /// The time on the presentation timeline that `expression` names: a fraction is of [start, start + duration];
-    /// an absolute time is a presentation time as ffprobe reports it. Clamped to ≥ start.
+    /// The time on the presentation timeline that `expression` names (``MediaFacts/presentationTime(of:length:)``):
+    /// a fraction is of [start, start + duration]; an absolute time is a presentation time as ffprobe reports it.
     func resolve(_ expression: TimeExpression) throws -> MediaTime {
         if isStill { return .zero }   // a still has no timeline: any time means the picture
-        let t: MediaTime
-        switch expression {
-        case .absolute(let a): t = a
-        case .fraction:
-            let length = lengthForPlanning
-            guard length.isNumeric else {
-                throw MediaError(.invalidRequest, path: path, "cannot place \(expression) on a timeline of unknown duration (use an absolute time)")
-            }
-            t = expression.resolve(start: start, duration: length)
+        // (The length is counted only for a fraction: counting reads every packet header of a raw stream.)
+        let length: MediaTime
+        if case .fraction = expression { length = lengthForPlanning } else { length = .zero }
+        guard let t = facts.presentationTime(of: expression, length: length) else {
+            throw MediaError(.invalidRequest, path: path,
+                             "cannot place \(expression) on a timeline of unknown duration (use an absolute time)")
         }
-        return MediaTime.maximum(t, start)
+        return t
     }
 }
