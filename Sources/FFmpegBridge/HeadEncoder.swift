@@ -4,7 +4,7 @@ import CFFmpeg
 /// "smart cut"): H.264 through libx264 or HEVC through libx265, matched to the copied stream (size, pixel format,
 /// aspect, colour, time base),
 /// with no B-pictures (presentation order is decode order) and its parameter sets in the first packet, so the copy's
-/// own parameter sets, put back in front of its first keyframe (``prefixingParameterSets(to:)``), take over there.
+/// own parameter sets, put back in front of its first keyframe (``preparingJoin(at:)``), take over there.
 /// Packets come out in the copied stream's framing (4-byte lengths, as MP4 and Matroska carry H.264, or start codes).
 /// Owns its encoder; not thread-safe.
 public final class HeadEncoder {
@@ -14,6 +14,8 @@ public final class HeadEncoder {
     private let lengthSize: Int?
     /// The copied stream's SPS and PPS, framed as its packets are (empty when its packets carry their own).
     private let parameterSets: [UInt8]
+    /// The stream is HEVC (else H.264).
+    private let hevc: Bool
 
     /// The encoder for each codec a smart cut is made for, and its settings: no B-pictures, one keyframe, parameter
     /// sets in band, visually lossless.
@@ -39,7 +41,7 @@ public final class HeadEncoder {
         packet = try Packet()
         let st = demuxer.stream(streamIndex), par = st.pointee.codecpar!
         let extradata = par.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.pointee.extradata_size))) } ?? []
-        let hevc = par.pointee.codec_id == AV_CODEC_ID_HEVC
+        hevc = par.pointee.codec_id == AV_CODEC_ID_HEVC
         (lengthSize, parameterSets) = hevc ? HeadEncoder.framing(hvcC: extradata) : HeadEncoder.framing(avcC: extradata)
         guard let settings = HeadEncoder.encoders[par.pointee.codec_id.rawValue], let encoder = avcodec_find_encoder_by_name(settings.name) else {
             throw FFmpegError(operation: "smart cut", message: "no encoder")
@@ -90,11 +92,20 @@ public final class HeadEncoder {
         }
     }
 
-    /// `packet` (the copy's first keyframe) with the copy's own parameter sets in front, so the pictures after the
-    /// re-encoded ones decode with them.
-    public func prefixingParameterSets(to packet: Packet) throws {
-        guard !parameterSets.isEmpty else { return }
-        try packet.setData(parameterSets + packet.data, like: packet)
+    /// `packet` (the copy's first keyframe) made the join: the copy's own parameter sets in front, so the pictures
+    /// after the re-encoded ones decode with them, and an HEVC CRA picture marked BLA (nal_unit_type 21 → 16: a
+    /// splice point, where new parameter sets may start and the pictures that would refer to what came before —
+    /// left out of the copy — are not shown), as HEVC splicing is done.
+    public func preparingJoin(at packet: Packet) throws {
+        var data = packet.data
+        if hevc {
+            let units = lengthSize.map { RandomAccessPoint.lengthPrefixed(data, size: $0) } ?? HeadEncoder.nalUnits(data)
+            for unit in units where unit.first.map({ ($0 >> 1) & 0x3F == 21 }) == true {
+                data[unit.startIndex] = (data[unit.startIndex] & 0x81) | (16 << 1)
+            }
+        }
+        guard !parameterSets.isEmpty || data != packet.data else { return }
+        try packet.setData(parameterSets + data, like: packet)
     }
 
     /// libx264's start-code-framed output in the copied stream's framing.

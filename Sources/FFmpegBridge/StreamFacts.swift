@@ -56,6 +56,8 @@ public struct StreamFacts: Sendable {
     public var hasHDRMetadata: Bool
     /// A cover picture (ID3 APIC, MP4 covr, FLAC PICTURE), not a real video track.
     public var isAttachedPicture: Bool
+    /// Pictures are decoded in another order than they are shown (B-pictures: the stream's decoding delay).
+    public var reorders: Bool
     /// Audio: samples per second (0 for other kinds).
     public var sampleRate: Int
     /// Audio: channel count (0 for other kinds).
@@ -121,6 +123,7 @@ public struct StreamFacts: Sendable {
         colorRange = unspecified(name(av_color_range_name(par.pointee.color_range)))
         hasHDRMetadata = scrub_stream_has_hdr_metadata(st) != 0
         isAttachedPicture = (st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+        reorders = par.pointee.video_delay > 0
         sampleRate = Int(par.pointee.sample_rate)
         channels = Int(par.pointee.ch_layout.nb_channels)
         bitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil

@@ -78,6 +78,13 @@ extension CutTests {
         try #require(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("(the first 0:00.670 re-encoded)"), "\(r.stdout)")
         try Self.checkJoin(out, of: clip, shown: 1.32, before: 1.28, copied: 2.33)
+        // x265's keyframes are CRA pictures (an open group): the one the copy starts on is marked BLA, a splice point.
+        let trace = try Scrub.execute("ffmpeg", ["-hide_banner", "-i", out, "-c", "copy", "-bsf:v", "trace_headers",
+                                                 "-f", "null", "-"])
+        let types = trace.stderr.split(separator: "\n").filter { $0.contains("nal_unit_type") }
+            .compactMap { $0.split(separator: " ").last }
+        #expect(types.filter { $0 == "16" }.count == 1 && types.contains("20"),
+                "an IDR, then one BLA at the join: \(Set(types))")
     }
 
     /// Where a smart cut cannot be made (a codec other than H.264), the cut starts on the keyframe before, with one

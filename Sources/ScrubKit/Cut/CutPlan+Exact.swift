@@ -43,6 +43,11 @@ extension CutPlan {
     func smartHead(video: StreamFacts, path: String) -> Result<SmartHead, SmartCutRefusal> {
         let demuxer = media.demuxer
         if let why = HeadEncoder.refusal(streamIndex: video.index, of: demuxer) { return .failure(SmartCutRefusal(why)) }
+        // Where the copy can take over: the first keyframe after the start that starts the stream afresh (an IDR, or
+        // HEVC's CRA marked BLA); an open group's H.264 keyframes before it are re-encoded with the rest (nil: the
+        // whole section is).
+        let join = firstFreshStart(demuxer: demuxer, video: video)
+        _ = startingKeyframe(demuxer: demuxer, video: video)
         do {
             let decoder = try StreamDecoder(demuxer, stream: video, path: path, threading: .frame(ProcessInfo.processInfo.activeProcessorCount))
             var encoder: HeadEncoder? = nil
@@ -70,7 +75,7 @@ extension CutPlan {
                 if let p = pending, t > from { try encode(p.frame, at: from, duration: p.duration - ((from - p.time).pts(timeBase: video.timeBase, method: .roundHalfAwayFromZero) ?? 0)) }
                 pending = nil
                 if t >= to { break }
-                if frame.isKeyframe && t > from { next = t; break }
+                if let join, t >= join { next = t; break }
                 try encode(frame, at: t, duration: frame.duration)
             }
             if let p = pending { try encode(p.frame, at: from, duration: p.duration) }   // (the last picture of the file)
@@ -81,6 +86,29 @@ extension CutPlan {
         } catch {
             return .failure(SmartCutRefusal("re-encoding failed (\(error))"))
         }
+    }
+}
+
+extension CutPlan {
+    /// The time of the first picture after `from` where a copy can follow re-encoded pictures
+    /// (``RandomAccessPoint/fresh``, or an HEVC CRA), reading from where the demuxer is; nil when none is
+    /// before `to`.
+    func firstFreshStart(demuxer: Demuxer, video: StreamFacts) -> MediaTime? {
+        guard let packet = try? Packet() else { return nil }
+        while (try? demuxer.read(into: packet)) == true {
+            guard packet.streamIndex == video.index else { continue }
+            let stamp = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+            let decode = packet.dts != MediaTime.noTimestamp ? packet.dts : stamp
+            guard stamp != MediaTime.noTimestamp else { continue }
+            if MediaTime(pts: decode, timeBase: video.timeBase) >= to { return nil }
+            let t = MediaTime(pts: stamp, timeBase: video.timeBase)
+            // (HEVC's CRA joins too, marked BLA by HeadEncoder.preparingJoin; H.264 has no such mark for an I picture.)
+            let kind = RandomAccessPoint.of(packet, streamIndex: video.index, in: demuxer)
+            if t > from, kind == .fresh || (kind == .open && video.codecName == "hevc") {
+                return t
+            }
+        }
+        return nil
     }
 }
 

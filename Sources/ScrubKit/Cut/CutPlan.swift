@@ -42,6 +42,12 @@ struct CutPlan {
         }
         // (Only the copied streams are read, every packet of them: opening may have left keyframes-only reading on.)
         demuxer.discardAllStreams(except: Set(copied))
+        if let v = facts.video, copied.contains(v.index), v.reorders,
+           keyframeLacksPresentationTime(demuxer: demuxer, video: v) {
+            throw MediaError(.unsupported, path: path, "its pictures are reordered (B-pictures) and carry no presentation"
+                             + " times (as AVI keeps them): where a copy starts cannot be said exactly; remux it first"
+                             + " (ffmpeg -fflags +genpts -i IN -c copy OUT.mkv)")
+        }
         var start = startingKeyframe(demuxer: demuxer, video: facts.video)
         // A smart cut: the pictures from `from` to the next keyframe re-encoded, the rest copied, all from `from`.
         var head: SmartHead? = nil
@@ -123,12 +129,28 @@ struct CutPlan {
             let stamp = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
             guard packet.streamIndex == video.index, stamp != MediaTime.noTimestamp else { continue }
             let t = MediaTime(pts: stamp, timeBase: video.timeBase)
-            if packet.isKeyframe && t <= from { found = t }
+            // (Only where decoding can start: an intra-refresh recovery point is flagged but shows nothing whole.)
+            if packet.isKeyframe, t <= from,
+               RandomAccessPoint.of(packet, streamIndex: video.index, in: demuxer) != .none {
+                found = t
+            }
             // (A keyframe past the start, or a decode time past it: nothing later is shown before it.)
             let decode = packet.dts != MediaTime.noTimestamp ? MediaTime(pts: packet.dts, timeBase: video.timeBase) : t
             if (packet.isKeyframe && t > from) || decode > from { break }
         }
         return found
+    }
+
+    /// Whether the first keyframe of `video` has no presentation time (only a decode time: AVI's way); the demuxer is
+    /// left at the start.
+    private func keyframeLacksPresentationTime(demuxer: Demuxer, video: StreamFacts) -> Bool {
+        defer { demuxer.rewind() }
+        demuxer.rewind()
+        guard let packet = try? Packet() else { return false }
+        while (try? demuxer.read(into: packet)) == true {
+            if packet.streamIndex == video.index && packet.isKeyframe { return packet.pts == MediaTime.noTimestamp }
+        }
+        return false
     }
 
     private func seek(_ demuxer: Demuxer, to time: MediaTime, stream: StreamFacts?) {
@@ -164,12 +186,13 @@ struct CutPlan {
                 // pictures, refer to the group before: they are left out.)
                 if !cut.started {
                     if decode >= to { cut.done = true; cuts[index] = cut; continue }   // (none to copy: the head was all)
-                    guard packet.isKeyframe, time >= videoStart else { continue }
+                    guard packet.isKeyframe, time >= videoStart,
+                          RandomAccessPoint.of(packet, streamIndex: index, in: demuxer) != .none else { continue }
                     cut.started = true
                     if var h = head {
                         // The re-encoded pictures first, decoded as far ahead of their times as the copy's are.
                         try h.write(into: copier, shiftedBy: start, delay: packet.pts != MediaTime.noTimestamp && packet.dts != MediaTime.noTimestamp ? packet.pts - packet.dts : 0)
-                        try h.encoder.prefixingParameterSets(to: packet)
+                        try h.encoder.preparingJoin(at: packet)
                         head = h
                     }
                 }
