@@ -63,7 +63,7 @@ enum ThumbCommand {
             OptionSpec(names: ["--approximate"], takesValue: false, help: "Where the data near TIME is damaged, return the nearest frame that decodes, flagged \"approximate\": true (default: an error for that time)."),
             OptionSpec(names: ["--no-rotate"], takesValue: false, help: "Keep stored pixels: ignore the display matrix / EXIF orientation."),
             OptionSpec(names: ["--no-tonemap"], takesValue: false, help: "Keep HDR (PQ/HLG) code values instead of tone-mapping to SDR."),
-            OptionSpec(names: ["--no-fast-decode"], takesValue: false, help: "Keep the deblocking filter even when shrinking 4× or more, and use one decoder."),
+            OptionSpec(names: ["--no-fast-decode"], takesValue: false, help: "Keep the deblocking filter even when shrinking 4× or more, decode every reference picture (no H.264 reference skipping), and use one decoder."),
             OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
             OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "Output file (default: NAME-TIME.jpg here; - for standard output). With several --at, {index} and {time} are filled in."),
             OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, requestedTime, actualTime, width, height, rotation, exact[, approximate][, cached][, candidates]} per thumbnail; candidates (representative frames): [{time, rejected: [black|white|flat|fade|blurry], luma, contrast, sharpness}] in the order tried."),

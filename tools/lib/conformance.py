@@ -220,6 +220,27 @@ def check_thumb(src, times, pics, w, h, work):
     if code != 0:
         return "FAIL", [f"thumb failed: {err.strip()[:200]}"]
     problems = []
+    # One time per run, as a single request is served (an MP4's H.264 then leaves out the reference pictures its
+    # answer does not need): FFmpeg's picture again, and the same bytes without the shortcuts (--no-fast-decode:
+    # every reference picture decoded, one decoder, the deblocking filter kept).
+    for k, t in enumerate(asked[::3]):
+        outputs = []
+        for extra in ([], ["--no-fast-decode"]):
+            png = os.path.join(work, f"single{k}{'-slow' if extra else ''}.png")
+            code, one, err = scrub("thumb", src, "--exact", "--max-size", str(max(w, h)), "--at", t, "-o", png, "--json",
+                                   *extra)
+            if code != 0:
+                problems.append(f"thumb --at {t} {' '.join(extra)} failed: {err.strip()[:200]}")
+                break
+            outputs.append((json.loads(one), open(png, "rb").read()))
+        if len(outputs) < 2:
+            continue
+        i = shown_at(times, t)
+        same, d = closest(pics, rgb(outputs[0][0]["output"], w, h), i)
+        if not same or abs(outputs[0][0]["actualTime"] - times[i]) > 0.0006:
+            problems.append(f"at {t} alone: {outputs[0][0]['actualTime']}, not FFmpeg's picture {i} (difference {d:.2f})")
+        if outputs[0][1] != outputs[1][1]:
+            problems.append(f"at {t} alone: not the same bytes as with --no-fast-decode")
     for line, t in zip(out.splitlines(), asked):
         r = json.loads(line)
         i = shown_at(times, t)

@@ -11,7 +11,8 @@ extension FrameReader {
     /// which reference B-pictures among them need no decoding (``ReferenceSkipPlan``). H.264 in avcC framing only;
     /// anything else, a read that fails or a stream the headers do not follow: everything is decoded, as before.
     func planAhead() {
-        guard let target = skipTarget, let bound = drainBound, let avc = decoder.avcConfiguration else { return }
+        guard skipsUnneededReferences, let target = skipTarget, let bound = drainBound,
+              let avc = decoder.avcConfiguration else { return }
         var headers = H264Headers(), followed = true
         do {
             for unit in avc.sequenceParameterSets + avc.pictureParameterSets { _ = try headers.read(unit) }

@@ -39,6 +39,9 @@ final class FrameReader {
     var leftReferencesOut = false
     /// Reference pictures left undecoded so far (for tests).
     var referencesSkipped = 0
+    /// Whether an exact request may leave out reference pictures its answer does not need (``planAhead()``); off for
+    /// `--no-fast-decode`, which decodes every picture as FFmpeg would.
+    var skipsUnneededReferences = true
     /// With a ``drainBound``: the packets up to the one that drains, read ahead to plan which reference pictures
     /// need no decoding (``FrameReader/planAhead()``), each with whether it is left out; served before the source.
     var ahead: [(packet: Packet, skip: Bool)] = []

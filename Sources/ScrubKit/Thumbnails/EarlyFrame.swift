@@ -89,6 +89,7 @@ final class EarlyFrame: Sendable {
         extractor.isCancelled = { [weak self] in self?.isCancelled ?? true }
         extractor.upcoming = .positiveInfinity   // (the one request)
         if generator.allowsFastDecoding { extractor.skipsLoopFilter(shrinkingTo: generator.maximumSize) }
+        extractor.reader.skipsUnneededReferences = generator.allowsFastDecoding
         let keyframesOnly = generator.requestedTimeToleranceBefore.isPositiveInfinity
         let picture = try extractor.frame(at: time, toleranceBefore: generator.requestedTimeToleranceBefore,
                                           toleranceAfter: generator.requestedTimeToleranceAfter)

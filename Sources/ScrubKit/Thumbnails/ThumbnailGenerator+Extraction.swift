@@ -15,6 +15,7 @@ extension ThumbnailGenerator {
         extractor.isCancelled = isCancelled
         extractor.lastReturned = after
         if allowsFastDecoding && !source.isStill { extractor.skipsLoopFilter(shrinkingTo: maximumSize) }
+        extractor.reader.skipsUnneededReferences = allowsFastDecoding
         var earlyFound: FrameExtractor.Found? = nil
         if !source.isStill, requests.count == 1,
            let e = early?.answer(for: requests[0].time, streamIndex: facts.index, timeBase: extractor.decoder.timeBase,
