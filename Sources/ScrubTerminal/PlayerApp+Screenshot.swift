@@ -22,7 +22,8 @@ extension PlayerApp {
         NamedThread.start("scrubkit.shot") {
             let text: String
             do {
-                let written = try Screenshot.save(path, at: time, directory: directory, subtitles: cues)
+                // (The picture at the time shown, on the presentation timeline; named by the time from the start.)
+                let written = try Screenshot.save(path, at: shown, label: time, directory: directory, subtitles: cues)
                 text = "screenshot: \(directory == nil ? (written as NSString).lastPathComponent : written)"
             } catch {
                 text = "screenshot failed: \(error)"

@@ -10,8 +10,10 @@ import math
 from fractions import Fraction
 import os
 import random
+import re
 import subprocess
 import sys
+import time
 
 QUICK = "--quick" in sys.argv
 ARGS = [a for a in sys.argv[1:] if a != "--quick"]
@@ -355,6 +357,44 @@ def check_exact(src, ext, times, keys, pics, w, h, has_sound, work):
     return ("refused", [f"refused: {refused[0]}"]) if refused else ("ok", [])
 
 
+def check_screenshot(src, times, pics, w, h, work):
+    """`s` in the player, paused on a picture: play in a tmux terminal of its own (no sound), pause, jump to 40 %
+    (an exact landing), step one picture forward, `s`; the PNG is FFmpeg's picture at the time its name says."""
+    shots = os.path.join(work, "shots")
+    os.makedirs(shots, exist_ok=True)
+    for f in os.listdir(shots):
+        os.remove(os.path.join(shots, f))
+    sock = f"conformance{os.getpid()}"
+    tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+    run(tmux + ["new-session", "-d", "-x", "100", "-y", "30", BIN, "play", "--no-audio", "--graphics", "blocks",
+                "--screenshot-dir", shots, src])
+    try:
+        for keys, wait in ((" ", 1.5), ("4", 1.0), (".", 1.0), ("s", 0.0)):
+            time.sleep(wait)
+            run(tmux + ["send-keys", "-t", "0", keys])
+        deadline = time.time() + 10
+        while time.time() < deadline and not [f for f in os.listdir(shots) if f.endswith(".png")]:
+            time.sleep(0.2)
+        time.sleep(0.3)
+    finally:
+        run(tmux + ["kill-server"])
+    names = [f for f in os.listdir(shots) if f.endswith(".png")]
+    if len(names) != 1:
+        return "FAIL", [f"{len(names)} screenshots written"]
+    m = re.search(r"(\d+)h(\d+)m(\d+\.\d+)s\.png$", names[0])
+    if not m:
+        return "FAIL", [f"a screenshot named {names[0]}: no time in it"]
+    said = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+    # (Its name says the time from the start of the picture's stream, as ffprobe gives it, to the millisecond: the
+    # picture nearest it, stepped onto.)
+    v = next(s for s in probe(src)["streams"] if s["codec_type"] == "video")
+    i = reported(times, said + float(v.get("start_time", 0)))
+    same, d = closest(pics, rgb(os.path.join(shots, names[0]), w, h), i)
+    if not same:
+        return "FAIL", [f"the screenshot at {said} s is not FFmpeg's picture at {float(times[i])} (difference {d:.2f})"]
+    return "ok", []
+
+
 def check_info(src):
     code, out, err = scrub("info", "--json", src)
     if code != 0:
@@ -372,7 +412,7 @@ def check_info(src):
 
 def main():
     rows = [r for r in ROWS if r[6] or not QUICK]
-    columns = ["thumb", "thumbs", "cut", "exact", "info"]
+    columns = ["thumb", "thumbs", "cut", "exact", "shot", "info"]
     print(f"{'row':36} {'file':5} " + " ".join(f"{c:8}" for c in columns))
     failures, failed = [], False
     for row in rows:
@@ -397,7 +437,8 @@ def main():
             continue
         cells = [check_thumb(src, times, pics, w, h, work), check_thumbs(src, times, work),
                  check_cut(src, ext, times, keys, pics, w, h, work),
-                 check_exact(src, ext, times, keys, pics, w, h, row[4] is not None, work), check_info(src)]
+                 check_exact(src, ext, times, keys, pics, w, h, row[4] is not None, work),
+                 check_screenshot(src, times, pics, w, h, work), check_info(src)]
         print(f"{name:36} {ext:5} " + " ".join(f"{c[0]:8}" for c in cells), flush=True)
         for column, (verdict, notes) in zip(columns, cells):
             if verdict == "FAIL":

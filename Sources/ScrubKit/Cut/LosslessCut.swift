@@ -30,7 +30,7 @@ public enum LosslessCut {
     }
 
     /// Copies `path` from `from` to `to` (times on the file's presentation timeline, as `thumb --at` resolves them:
-    /// ``MediaFacts/presentationTime(of:length:)``) into `output`
+    /// the rule `MediaFacts.presentationTime` keeps) into `output`
     /// (its container chosen by its name's extension). With `exact`, a "smart cut": the pictures from `from` to the
     /// next keyframe are re-encoded (H.264 or HEVC, matched to the stream) so the cut starts on the asked frame, the rest
     /// copied; where that cannot be done the cut starts on the keyframe before, and ``Result/notes`` says why.

@@ -13,16 +13,19 @@ public enum Screenshot {
         return URL(fileURLWithPath: dir).appendingPathComponent(file).path
     }
 
-    /// Saves the frame of `path` at `time` (from the file's start) as PNG at ``defaultOutput(for:at:directory:)``, or
+    /// Saves the frame of `path` at `time` (on its presentation timeline, as `thumb --at` places it) as PNG at
+    /// ``defaultOutput(for:at:directory:)`` for `label` (the time from the file's start, as the player shows it), or
     /// `NAME-…-2.png` and on when that exists: never over a file; with `subtitles` burned in (mpv's `S`: bitmap ones
     /// scaled from their canvas, text at the bottom). Returns the path written. Throws a ``MediaError`` naming the
     /// file (unreadable, no picture at that time, a folder that cannot be written; nothing is left behind).
-    public static func save(_ path: String, at time: MediaTime, directory: String? = nil, subtitles: [SubtitleCue] = []) throws -> String {
+    public static func save(_ path: String, at time: MediaTime, label: MediaTime, directory: String? = nil,
+                            subtitles: [SubtitleCue] = []) throws -> String {
         var generator = ThumbnailGenerator(path: path)
         generator.maximumSize = .unscaled
         generator.setExact()
         let picture = try generator.image(at: .absolute(time))
         let image = subtitles.isEmpty ? picture.image : picture.image.drawing(subtitles, text: true)
-        return try AtomicFile.writeNew(try image.encoded(as: .png), to: defaultOutput(for: path, at: time, directory: directory))
+        let output = defaultOutput(for: path, at: label, directory: directory)
+        return try AtomicFile.writeNew(try image.encoded(as: .png), to: output)
     }
 }

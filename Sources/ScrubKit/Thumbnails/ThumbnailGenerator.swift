@@ -30,7 +30,7 @@ public struct ThumbnailGenerator: Sendable {
     /// in-loop deblocking filter (H.264/HEVC/VP9…): about 20 % less decoding. What it changes is finer than the
     /// reduction keeps — a mean difference under 1/255 for 1080p → 320 px, 29 frames into a GOP — so the default
     /// is on; turn it off for bit-exact reference renders. Off, an exact request also decodes every reference picture
-    /// (on, H.264 reference B-pictures the answer does not need are left out: ``ReferenceSkipPlan``).
+    /// (on, H.264 reference B-pictures the answer does not need are left out: `ReferenceSkipPlan`).
     public var allowsFastDecoding = true
     /// Video: use a second core — several exact times decode two halves of the timeline at once with two decoders,
     /// and a single picture of an MP4/MOV is looked for while the file is still being probed (on by
