@@ -35,6 +35,27 @@ extension CutTests {
         #expect(r.stdout.contains("(the first 0:02.270 re-encoded)"), "\(r.stdout)")
     }
 
+    /// An open-GOP stream with no IDR after its first picture has nowhere a copy can take over: past 30 s of
+    /// re-encoding the exact cut is refused with one line, and the cut starts on the keyframe before (an I picture,
+    /// where a lossless copy can start).
+    @Test func anExactCutWithNoIDRWithin30SecondsIsRefusedWithOneLine() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = dir + "/open40.mkv"
+        let made = try Scrub.execute("ffmpeg", ["-v", "error", "-y", "-f", "lavfi",
+                                                "-i", "testsrc2=s=160x120:r=25:d=40", "-pix_fmt", "yuv420p",
+                                                "-c:v", "libx264", "-x264-params",
+                                                "bframes=3:open-gop=1:keyint=50:scenecut=0", clip])
+        try #require(made.status == 0, "\(made.stderr)")
+        let r = try Scrub.run(["cut", clip, "--from", "2.5", "--to", "39", "--exact", "-o", dir + "/out.mkv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr == "scrubkit: \(clip): --exact: no picture within 30 s of the start where the copy could"
+                + " take over (an open GOP without IDR pictures); the cut starts on the keyframe at 0:02.000\n",
+                "\(r.stderr)")
+        let decode = try Scrub.execute("ffmpeg", ["-v", "error", "-i", dir + "/out.mkv", "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr.prefix(300))")
+    }
+
     /// With intra refresh MP4 marks recovery points as sync samples, though no picture there decodes whole: the
     /// copy starts on the IDR before (the only place it can), says so, and shows its first picture.
     @Test func aCutOfIntraRefreshStartsWhereDecodingCan() throws {

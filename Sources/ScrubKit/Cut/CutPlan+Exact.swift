@@ -46,7 +46,14 @@ extension CutPlan {
         // Where the copy can take over: the first keyframe after the start that starts the stream afresh (an IDR, or
         // HEVC's CRA marked BLA); an open group's H.264 keyframes before it are re-encoded with the rest (nil: the
         // whole section is).
-        let join = firstFreshStart(demuxer: demuxer, video: video)
+        let join: MediaTime?
+        switch firstFreshStart(demuxer: demuxer, video: video) {
+        case .at(let t): join = t
+        case .sectionEnds: join = nil
+        case .tooFar:
+            return .failure(SmartCutRefusal("no picture within \(Int(CutPlan.longestHead.seconds)) s of the start where"
+                                            + " the copy could take over (an open GOP without IDR pictures)"))
+        }
         _ = startingKeyframe(demuxer: demuxer, video: video)
         do {
             let decoder = try StreamDecoder(demuxer, stream: video, path: path, threading: .frame(ProcessInfo.processInfo.activeProcessorCount))
@@ -90,25 +97,36 @@ extension CutPlan {
 }
 
 extension CutPlan {
-    /// The time of the first picture after `from` where a copy can follow re-encoded pictures
-    /// (``RandomAccessPoint/fresh``, or an HEVC CRA), reading from where the demuxer is; nil when none is
-    /// before `to`.
-    func firstFreshStart(demuxer: Demuxer, video: StreamFacts) -> MediaTime? {
-        guard let packet = try? Packet() else { return nil }
+    /// The most a smart cut re-encodes looking for where the copy can take over: past it, the cut is refused.
+    static let longestHead = MediaTime(value: 30, timescale: 1)
+
+    /// Where the copy can take over from re-encoded pictures.
+    enum Join {
+        /// At the picture of this time (``RandomAccessPoint/fresh``, or an HEVC CRA).
+        case at(MediaTime)
+        /// Nowhere before the section ends: all of it is re-encoded.
+        case sectionEnds
+        /// Nowhere within ``longestHead`` of the start, and the section goes on.
+        case tooFar
+    }
+
+    /// The first picture after `from` where a copy can follow re-encoded pictures, reading from where the demuxer is.
+    func firstFreshStart(demuxer: Demuxer, video: StreamFacts) -> Join {
+        guard let packet = try? Packet() else { return .sectionEnds }
         while (try? demuxer.read(into: packet)) == true {
             guard packet.streamIndex == video.index else { continue }
             let stamp = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
             let decode = packet.dts != MediaTime.noTimestamp ? packet.dts : stamp
             guard stamp != MediaTime.noTimestamp else { continue }
-            if MediaTime(pts: decode, timeBase: video.timeBase) >= to { return nil }
+            let decodedAt = MediaTime(pts: decode, timeBase: video.timeBase)
+            if decodedAt >= to { return .sectionEnds }
+            if decodedAt > from + CutPlan.longestHead { return .tooFar }
             let t = MediaTime(pts: stamp, timeBase: video.timeBase)
             // (HEVC's CRA joins too, marked BLA by HeadEncoder.preparingJoin; H.264 has no such mark for an I picture.)
             let kind = RandomAccessPoint.of(packet, streamIndex: video.index, in: demuxer)
-            if t > from, kind == .fresh || (kind == .open && video.codecName == "hevc") {
-                return t
-            }
+            if t > from, kind == .fresh || (kind == .open && video.codecName == "hevc") { return .at(t) }
         }
-        return nil
+        return .sectionEnds
     }
 }
 
