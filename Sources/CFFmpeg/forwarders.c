@@ -385,6 +385,10 @@ uint8_t *av_stream_get_side_data(const AVStream *a0, enum AVPacketSideDataType a
     return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_stream_get_side_data)(a0, a1, a2);
 }
 
+uint8_t *av_stream_new_side_data(AVStream *a0, enum AVPacketSideDataType a1, size_t a2) {
+    return SCRUB_FORWARD(SCRUB_LIB_AVFORMAT, av_stream_new_side_data)(a0, a1, a2);
+}
+
 int av_strerror(int a0, char *a1, size_t a2) {
     return SCRUB_FORWARD(SCRUB_LIB_AVUTIL, av_strerror)(a0, a1, a2);
 }

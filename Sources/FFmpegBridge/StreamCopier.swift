@@ -26,6 +26,16 @@ public final class StreamCopier {
             let input = demuxer.stream(index)
             guard let s = avformat_new_stream(f, nil) else { throw FFmpegError(operation: "copy", message: "cannot add a stream") }
             try check(avcodec_parameters_copy(s.pointee.codecpar, input.pointee.codecpar), "copy the stream parameters")
+            // The stream's side data as ffmpeg -c copy keeps it: a phone video's display matrix (its rotation), HDR
+            // mastering and light levels…
+            for i in 0..<Int(input.pointee.nb_side_data) {
+                let data = input.pointee.side_data[i]
+                guard data.size > 0, let from = data.data else { continue }
+                guard let to = av_stream_new_side_data(s, data.type, data.size) else {
+                    throw FFmpegError(operation: "copy", message: "out of memory")
+                }
+                to.update(from: from, count: data.size)
+            }
             // The input's codec tag only where the output container knows it for this codec (as ffmpeg's -c copy).
             let id = input.pointee.codecpar.pointee.codec_id, tag = input.pointee.codecpar.pointee.codec_tag
             var known: UInt32 = 0

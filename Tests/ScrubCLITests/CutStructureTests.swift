@@ -74,6 +74,28 @@ extension CutTests {
         #expect((88...90).contains(count), "0 … 3.48 s and up to 2 references after the end: \(count)")
     }
 
+    /// A phone's rotated video keeps its display matrix in the cut, as `ffmpeg -c copy` keeps it: the copy shows
+    /// upright as the source does. (The matrix was left behind: the cut showed on its side.)
+    @Test func aCutOfARotatedVideoKeepsItsRotation() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = Scrub.packageRoot.appendingPathComponent("samples/rotated90.mp4").path
+        func rotation(_ path: String) throws -> String {
+            try Scrub.execute("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                          "stream_side_data=rotation", "-of", "csv=p=0", path]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let source = try rotation(clip)
+        try #require(source == "-90", "the sample is rotated: \(source)")
+        for exact in [false, true] {
+            let out = dir + "/part-\(exact).mp4"
+            let r = try Scrub.run(["cut", clip, "--from", "0.5", "--to", "1.5", "-o", out] + (exact ? ["--exact"] : []))
+            try #require(r.status == 0, "\(r.stderr)")
+            let kept = try rotation(out)
+            #expect(kept == "-90", "exact \(exact): \(kept)")
+        }
+    }
+
     /// An AVI's pictures carry decode times only; reordered (B-pictures), where a copy starts cannot be known from
     /// its packets: refused with one line and how to remux, nothing written.
     @Test func aCutOfReorderedPicturesWithoutPresentationTimesIsRefused() throws {

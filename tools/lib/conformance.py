@@ -53,8 +53,7 @@ ROWS = [
     ("h264 in mov", "mov", "30000/1001", ["-c:v", "libx264", "-x264-params", X264], ["-c:a", "aac"], [], False),
     ("h264 vfr", "mkv", "25", ["-c:v", "libx264", "-x264-params", X264, "-fps_mode", "vfr"], ["-c:a", "aac"],
      ["VFR"], False),
-    ("h264 rotated 90", "mp4", "25", ["-c:v", "libx264", "-x264-params", X264, "-metadata:s:v:0", "rotate=90"],
-     ["-c:a", "aac"], [], False),
+    ("h264 rotated 90", "mp4", "25", ["-c:v", "libx264", "-x264-params", X264], ["-c:a", "aac"], ["ROTATE"], False),
     ("hevc b-frames", "mp4", "25", ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params",
                                     "bframes=4:keyint=50:open-gop=0:log-level=error"], ["-c:a", "aac"], [], True),
     ("hevc 10-bit", "mkv", "25", ["-c:v", "libx265", "-pix_fmt", "yuv420p10le", "-x265-params",
@@ -89,12 +88,29 @@ def make(row):
             cmd += ["-itsoffset", extra[extra.index("ITSOFFSET") + 1]]
         cmd += ["-f", "lavfi", "-i", BEEP]
     cmd += ["-pix_fmt", "yuv420p"] + vopts + (aopts or [])
-    cmd += [o for i, o in enumerate(extra) if o not in ("ITSOFFSET", "VFR") and (i == 0 or extra[i - 1] != "ITSOFFSET")]
+    cmd += [o for i, o in enumerate(extra)
+            if o not in ("ITSOFFSET", "VFR", "ROTATE") and (i == 0 or extra[i - 1] != "ITSOFFSET")]
     code, _, err = run(cmd + [path + ".part." + ext])
     if code != 0:
         raise RuntimeError(f"ffmpeg could not make {name}: {err.strip()[:200]}")
+    if "ROTATE" in extra:
+        rotate(path + ".part." + ext)
     os.rename(path + ".part." + ext, path)
     return path
+
+
+def rotate(path):
+    """Shows an MP4's first track (the picture) turned 90° clockwise: its tkhd display matrix written in place (this
+    FFmpeg's muxer no longer takes a `rotate` tag)."""
+    data = bytearray(open(path, "rb").read())
+    at = data.find(b"tkhd")
+    if at < 4:
+        raise RuntimeError(f"no tkhd in {path}")
+    version = data[at + 4]
+    matrix = at + 4 + (4 + 8 + 8 + 4 + 4 + 8 + 8 if version == 1 else 4 + 4 + 4 + 4 + 4 + 4 + 8) + 8
+    values = [0, 1 << 16, 0, -(1 << 16) & 0xFFFFFFFF, 0, 0, 0, 0, 1 << 30]
+    data[matrix:matrix + 36] = b"".join(v.to_bytes(4, "big") for v in values)
+    open(path, "wb").write(bytes(data))
 
 
 def probe(path):
