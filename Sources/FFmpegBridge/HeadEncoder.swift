@@ -99,10 +99,9 @@ public final class HeadEncoder {
     public func preparingJoin(at packet: Packet) throws {
         var data = packet.data
         if hevc {
-            let units = lengthSize.map { RandomAccessPoint.lengthPrefixed(data, size: $0) } ?? HeadEncoder.nalUnits(data)
-            for unit in units where unit.first.map({ ($0 >> 1) & 0x3F == 21 }) == true {
-                data[unit.startIndex] = (data[unit.startIndex] & 0x81) | (16 << 1)
-            }
+            let heads = lengthSize.map { (lengthPrefixedUnits(data, lengthSize: $0) ?? []).map(\.lowerBound) }
+                ?? HeadEncoder.nalUnits(data).map(\.startIndex)
+            for at in heads where (data[at] >> 1) & 0x3F == 21 { data[at] = (data[at] & 0x81) | (16 << 1) }
         }
         guard !parameterSets.isEmpty || data != packet.data else { return }
         try packet.setData(parameterSets + data, like: packet)

@@ -59,18 +59,26 @@ extension Packet {
     /// The NAL units of a packet framed with `lengthSize`-byte lengths (as avcC says), each cut to its first
     /// `headBytes` bytes (enough for a slice header); nil when the lengths do not add up to the packet.
     public func nalUnitHeads(lengthSize: Int, headBytes: Int) -> [[UInt8]]? {
-        guard (1...4).contains(lengthSize), let data = pointer.pointee.data else { return nil }
-        let size = Int(pointer.pointee.size)
-        var units: [[UInt8]] = [], i = 0
-        while i < size {
-            guard i + lengthSize <= size else { return nil }
-            var n = 0
-            for k in 0..<lengthSize { n = n << 8 | Int(data[i + k]) }
-            i += lengthSize
-            guard n > 0, n <= size - i else { return nil }
-            units.append(Array(UnsafeBufferPointer(start: data + i, count: min(n, headBytes))))
-            i += n
-        }
-        return units
+        guard let data = pointer.pointee.data else { return nil }
+        let bytes = UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size))
+        return lengthPrefixedUnits(bytes, lengthSize: lengthSize)?.map { Array(bytes[$0.prefix(headBytes)]) }
     }
+}
+
+/// Where each NAL unit of `bytes` lies, framed behind big-endian lengths of `lengthSize` bytes (as avcC and hvcC
+/// say); nil when the lengths do not add up to the bytes.
+func lengthPrefixedUnits<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, lengthSize: Int) -> [Range<Int>]?
+    where Bytes.Index == Int {
+    guard (1...4).contains(lengthSize) else { return nil }
+    var units: [Range<Int>] = [], i = bytes.startIndex
+    while i < bytes.endIndex {
+        guard i + lengthSize <= bytes.endIndex else { return nil }
+        var n = 0
+        for k in 0..<lengthSize { n = n << 8 | Int(bytes[i + k]) }
+        i += lengthSize
+        guard n > 0, n <= bytes.endIndex - i else { return nil }
+        units.append(i..<(i + n))
+        i += n
+    }
+    return units
 }

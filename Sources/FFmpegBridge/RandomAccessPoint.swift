@@ -24,8 +24,9 @@ public enum RandomAccessPoint: Equatable, Sendable {
         } ?? []
         let hevc = id == AV_CODEC_ID_HEVC
         let lengthSize = hevc ? HeadEncoder.framing(hvcC: extradata).0 : HeadEncoder.framing(avcC: extradata).0
-        let data = packet.data
-        let units = lengthSize.map { lengthPrefixed(data, size: $0) } ?? HeadEncoder.nalUnits(data)
+        // (Each unit's first bytes are enough: its header, and a slice's first two codes.)
+        let units = lengthSize.map { (packet.nalUnitHeads(lengthSize: $0, headBytes: 32) ?? []).map { $0[...] } }
+            ?? HeadEncoder.nalUnits(packet.data)
         return hevc ? hevcKind(units) : h264Kind(units)
     }
 
@@ -67,19 +68,5 @@ public enum RandomAccessPoint: Equatable, Sendable {
         }
         guard expGolomb() != nil else { return nil }
         return expGolomb()
-    }
-
-    /// The NAL units of a packet that frames each behind a big-endian length of `size` bytes.
-    static func lengthPrefixed(_ b: [UInt8], size: Int) -> [ArraySlice<UInt8>] {
-        var units: [ArraySlice<UInt8>] = []
-        var i = 0
-        while i + size <= b.count {
-            let n = b[i..<(i + size)].reduce(0) { $0 << 8 | Int($1) }
-            i += size
-            guard n > 0, i + n <= b.count else { break }
-            units.append(b[i..<(i + n)])
-            i += n
-        }
-        return units
     }
 }

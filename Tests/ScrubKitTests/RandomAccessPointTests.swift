@@ -36,9 +36,9 @@ struct RandomAccessPointTests {
     }
 
     @Test func lengthPrefixedUnitsAreSplitAndAnUnreadableHeaderIsNoStart() {
-        let units = RandomAccessPoint.lengthPrefixed([0, 0, 0, 2, 0x65, 0x88, 0, 0, 0, 1, 0x06], size: 4)
-        #expect(units.map(Array.init) == [[0x65, 0x88], [0x06]])
-        #expect(RandomAccessPoint.lengthPrefixed([0, 0, 0, 9, 0x65], size: 4).isEmpty, "a length past the packet")
+        let units = lengthPrefixedUnits([0, 0, 0, 2, 0x65, 0x88, 0, 0, 0, 1, 0x06] as [UInt8], lengthSize: 4)
+        #expect(units == [4..<6, 10..<11])
+        #expect(lengthPrefixedUnits([0, 0, 0, 9, 0x65] as [UInt8], lengthSize: 4) == nil, "a length past the packet")
         // (00 00 03: the 03 is emulation prevention, taken out; what is left has no Exp-Golomb code in it.)
         #expect(RandomAccessPoint.sliceType([0x61, 0x00, 0x00, 0x03, 0x01][...]) == nil)
         #expect(RandomAccessPoint.h264Kind([[0x61, 0x00, 0x00, 0x03, 0x01]]) == .none)
