@@ -10,7 +10,8 @@ public final class AnimatedWebP {
     /// An animation of `width × height` frames at `quality` (0–100).
     public init(width: Int, height: Int, quality: Int) throws {
         guard width > 0, height > 0, let e = scrub_webp_anim_new(Int32(width), Int32(height), Float(quality)) else {
-            throw FFmpegError(operation: "animated WebP", message: "libwebp cannot make a \(width)×\(height) animation")
+            throw FFmpegError(operation: "animated WebP", message: "libwebp cannot make a \(width)×\(height) "
+                + "animation")
         }
         encoder = e
         self.width = width
@@ -22,7 +23,8 @@ public final class AnimatedWebP {
     /// Adds a frame (`width × height × 3` bytes of RGB) shown from `milliseconds` on.
     public func add(_ rgb: [UInt8], at milliseconds: Int) throws {
         guard rgb.count == width * height * 3 else {
-            throw FFmpegError(operation: "animated WebP", message: "a frame of \(rgb.count) bytes for \(width)×\(height)")
+            throw FFmpegError(
+                operation: "animated WebP", message: "a frame of \(rgb.count) bytes for \(width)×\(height)")
         }
         let ok = rgb.withUnsafeBufferPointer { scrub_webp_anim_add(encoder, $0.baseAddress, Int32(milliseconds)) }
         if ok == 0 { throw FFmpegError(operation: "animated WebP", message: "libwebp could not encode a frame") }

@@ -28,13 +28,17 @@ public final class AudioConverter {
             context = scrub_swr_for_frame(f, Int32(rate), Int32(channels))
             inputShape = shape
             guard context != nil else {
-                throw FFmpegError(operation: "convert audio", message: "unsupported sample layout (\(shape.2) channels at \(shape.1) Hz)")
+                throw FFmpegError(
+                    operation: "convert audio",
+                    message: "unsupported sample layout (\(shape.2) channels at \(shape.1) Hz)")
             }
         }
         let capacity = Int(scrub_swr_out_capacity(context, f.pointee.nb_samples))
         guard capacity > 0 else { return [] }
         var out = [Int16](repeating: 0, count: capacity * channels)
-        let n = out.withUnsafeMutableBufferPointer { scrub_swr_convert_frame(context, f, $0.baseAddress, Int32(capacity)) }
+        let n = out.withUnsafeMutableBufferPointer {
+            scrub_swr_convert_frame(context, f, $0.baseAddress, Int32(capacity))
+        }
         if n < 0 { throw FFmpegError(n, "convert audio") }
         out.removeLast(out.count - Int(n) * channels)
         return out

@@ -12,7 +12,8 @@ public enum Checksum {
             // zlib takes a 32-bit length: feed it in pieces.
             while offset < buf.count {
                 let n = min(buf.count - offset, 1 << 30)
-                crc = CZlib.crc32(crc, buf.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Bytef.self), uInt(n))
+                crc = CZlib.crc32(
+                    crc, buf.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Bytef.self), uInt(n))
                 offset += n
             }
             return UInt32(truncatingIfNeeded: crc)

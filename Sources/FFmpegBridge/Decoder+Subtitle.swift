@@ -29,7 +29,8 @@ public struct SubtitleBitmap: Sendable, Equatable {
 }
 
 extension Decoder {
-    /// The size subtitle pictures are placed on (the stream's canvas, PGS's video size); 0×0 when the stream says none.
+    /// The size subtitle pictures are placed on (the stream's canvas, PGS's video size); 0×0 when the stream says
+    /// none.
     public var subtitleCanvas: (width: Int, height: Int) { (Int(context.pointee.width), Int(context.pointee.height)) }
 
     /// Decodes one packet of a subtitle stream; nil when it holds no event (or an event that shows nothing: the end
@@ -73,7 +74,8 @@ extension Decoder {
     /// A paletted subtitle picture (8-bit indices, a palette of 32-bit ARGB words) as RGBA; nil when empty or odd.
     static func bitmap(_ r: AVSubtitleRect) -> SubtitleBitmap? {
         let (w, h) = (Int(r.w), Int(r.h))
-        guard w > 0, h > 0, w <= 8192, h <= 8192, let indices = r.data.0, let paletteBytes = r.data.1, r.nb_colors > 0 else { return nil }
+        guard w > 0, h > 0, w <= 8192, h <= 8192, let indices = r.data.0, let paletteBytes = r.data.1, r.nb_colors > 0
+        else { return nil }
         let stride = Int(r.linesize.0)
         guard stride >= w else { return nil }
         let colors = Int(min(r.nb_colors, 256))

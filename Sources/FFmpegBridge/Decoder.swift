@@ -40,7 +40,8 @@ public final class Decoder {
             switch threading {
             case .single: ctx.pointee.thread_count = 1
             case .slice(let n): ctx.pointee.thread_count = Int32(n); ctx.pointee.thread_type = FF_THREAD_SLICE
-            case .frame(let n): ctx.pointee.thread_count = Int32(n); ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            case .frame(let n):
+                ctx.pointee.thread_count = Int32(n); ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             }
             let maxLowres = Int(codec.pointee.max_lowres)
             let chosen = max(0, min(lowres, maxLowres))

@@ -7,7 +7,9 @@ public enum Deflate {
         var size = compressBound(uLong(bytes.count))
         var out = [UInt8](repeating: 0, count: Int(size))
         let r = out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { CZlib.compress2(o.baseAddress, &size, $0.baseAddress, uLong($0.count), level) }
+            bytes.withUnsafeBufferPointer {
+                CZlib.compress2(o.baseAddress, &size, $0.baseAddress, uLong($0.count), level)
+            }
         }
         guard r == Z_OK else { return nil }
         out.removeLast(out.count - Int(size))

@@ -3,7 +3,8 @@ import MediaTime
 
 /// What an MP4/MOV index tells before anything is read: where each sample lies, how big it is, and which are
 /// keyframes (every sample when the header has the sample tables; the fragments read so far when it is fragmented).
-/// Over HTTP this is what lets a picture cost its own bytes and nothing more (``expectReading(streamIndex:from:through:)``),
+/// Over HTTP this is what lets a picture cost its own bytes and nothing more
+/// (``expectReading(streamIndex:from:through:)``),
 /// and lets a keyframe be known to be the last one at or before a time without reading the packet after it
 /// (``indexedKeyframeLasts(streamIndex:keyframe:target:)``).
 extension Demuxer {
@@ -32,9 +33,13 @@ extension Demuxer {
             return next.pointee.timestamp > target ? next.pointee.timestamp - 1 : nil
         }
         var i = av_index_search_timestamp(st, keyframe, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_ANY)
-        guard i >= 0, var previous = avformat_index_get_entry(st, i), previous.pointee.timestamp == keyframe else { return nil }
+        guard i >= 0, var previous = avformat_index_get_entry(st, i), previous.pointee.timestamp == keyframe else {
+            return nil
+        }
         let count = avformat_index_get_entries_count(st)
-        while i + 1 < count, let e = avformat_index_get_entry(st, i + 1), e.pointee.pos == previous.pointee.pos + Int64(previous.pointee.size) {
+        while i + 1 < count, let e = avformat_index_get_entry(st, i + 1),
+            e.pointee.pos == previous.pointee.pos + Int64(previous.pointee.size)
+        {
             if e.pointee.timestamp > target { return e.pointee.timestamp - 1 }
             if e.pointee.flags & AVINDEX_KEYFRAME != 0 { return nil }
             previous = e
@@ -86,7 +91,8 @@ extension Demuxer {
                     earliest = min(earliest, pts)
                     // The next sample decodes at or after the keyframe's time: it and all after it are shown later.
                     guard st.pointee.codecpar.pointee.codec_id != AV_CODEC_ID_H264,
-                          let next = avformat_index_get_entry(st, Int32(i)), next.pointee.timestamp < shown else { break }
+                        let next = avformat_index_get_entry(st, Int32(i)), next.pointee.timestamp < shown
+                    else { break }
                     sample = next
                 }
                 if earliest != .max { st.pointee.start_time = earliest }
@@ -97,14 +103,16 @@ extension Demuxer {
     /// A fragmented MP4 over HTTP opened through its fragment index ('mfra'): FFmpeg has read the first fragment's
     /// header only, and takes the file to end where that fragment does. The length is what the last fragments say:
     /// the last one the index lists is sought (its header read), then the headers after it up to the end are walked
-    /// with every stream discarded (no sample read) — fragments that do not start with a keyframe are not in the index.
+    /// with every stream discarded (no sample read) — fragments that do not start with a keyframe are not in the
+    /// index.
     /// Then back to the start. Nothing for other files.
     func learnFragmentedLength() {
         guard let v = fragmentedVideoStreams.first else { return }
         let count = Int(context.pointee.nb_streams)
         lookingAhead(rewinding: v) {
             armDeadline()
-            guard av_seek_frame(context, -1, Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0, let packet = try? Packet() else { return }
+            guard av_seek_frame(context, -1, Int64.max / 4, AVSEEK_FLAG_BACKWARD) >= 0, let packet = try? Packet()
+            else { return }
             for i in 0..<count { stream(i).pointee.discard = AVDISCARD_ALL }
             hasRead = true
             while (try? read(into: packet)) == true {}   // (every sample discarded: only fragment headers are read)
@@ -112,7 +120,8 @@ extension Demuxer {
             for i in 0..<count {
                 let st = stream(i)
                 guard st.pointee.duration > 0, st.pointee.duration != MediaTime.noTimestamp else { continue }
-                end = max(end, av_rescale_q(st.pointee.duration, st.pointee.time_base, AVRational(num: 1, den: AV_TIME_BASE)))
+                end = max(
+                    end, av_rescale_q(st.pointee.duration, st.pointee.time_base, AVRational(num: 1, den: AV_TIME_BASE)))
             }
             if end > 0 { context.pointee.duration = end }
         }

@@ -17,7 +17,9 @@ extension Demuxer {
         if armingDeadline { armDeadline() }
         let found = probe(maxPixels: maxPixels)
         if found < 0 {
-            if deadline != nil && (found == scrub_averror_exit() || found == -ETIMEDOUT) { throw TimedOut(seconds: Demuxer.networkTimeout, attempts: 1) }
+            if deadline != nil && (found == scrub_averror_exit() || found == -ETIMEDOUT) {
+                throw TimedOut(seconds: Demuxer.networkTimeout, attempts: 1)
+            }
             throw FFmpegError(found, "read stream info")
         }
     }

@@ -23,7 +23,8 @@ extension Demuxer {
             total += 1
             guard packet.streamIndex == streamIndex else { continue }
             scan.packetCount += 1
-            let t = MediaTime(pts: packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts, timeBase: (tb.num, tb.den))
+            let t = MediaTime(
+                pts: packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts, timeBase: (tb.num, tb.den))
             if packet.isKeyframe, t.isNumeric { scan.keyframeTimes.append(t) }
             let end = t + MediaTime(pts: packet.pointer.pointee.duration, timeBase: (tb.num, tb.den))
             if end.isNumeric, !scan.lastEndTime.isNumeric || end > scan.lastEndTime { scan.lastEndTime = end }
@@ -42,7 +43,9 @@ extension Demuxer {
     /// Reads packet headers of `streamIndex` forward from the current position (nothing decoded) until one is decoded
     /// after `timestamp` (stream time base), and returns the byte position and timestamp of the last keyframe packet
     /// presented at or before it, or nil when there was none in that stretch.
-    public func lastKeyframe(streamIndex: Int, atOrBefore timestamp: Int64, maxPackets: Int) throws -> (position: Int64, timestamp: Int64)? {
+    public func lastKeyframe(
+        streamIndex: Int, atOrBefore timestamp: Int64, maxPackets: Int
+    ) throws -> (position: Int64, timestamp: Int64)? {
         let packet = try Packet()
         var found: (position: Int64, timestamp: Int64)? = nil
         var seen = 0

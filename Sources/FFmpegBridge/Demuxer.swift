@@ -14,7 +14,9 @@ public final class Demuxer {
 
     /// Opens `path` (always as a plain file: `a:b.mp4` is not a protocol, `%` is not an image sequence) and reads
     /// enough packets to learn the streams.
-    public convenience init(path: String, maxPixels: Int = 0) throws { try self.init(path: path, probesStills: true, maxPixels: maxPixels) }
+    public convenience init(path: String, maxPixels: Int = 0) throws {
+        try self.init(path: path, probesStills: true, maxPixels: maxPixels)
+    }
 
     /// - Parameter probesStills: whether to probe (`avformat_find_stream_info`) single-image files too. The probe of a
     ///   still decodes the whole picture at full size just to learn its pixel format — for a 24 MP JPEG most of the
@@ -25,12 +27,15 @@ public final class Demuxer {
     /// - Parameter refusesOversized: with `maxPixels`, a video stream whose container header already declares more
     ///   pixels is refused before any probing (``PictureTooLarge``), so no decoder is opened for it at all.
     /// - Parameter probes: false to stop at the container's header (nothing read or decoded beyond it): what it says
-    ///   is all there is, so the pixel format, a bitstream's own tags and timings the probe would estimate stay unknown.
+    ///   is all there is, so the pixel format, a bitstream's own tags and timings the probe would estimate stay
+    /// unknown.
     /// - Parameter timeLeft: for a URL, the seconds this open may take in all (connecting, FFmpeg's own reconnects,
     ///   probing); nil for ``networkTimeout``. One attempt: a connection that broke is reported as
     ///   ``ConnectionBroken`` and trying again is the caller's policy.
-    public init(path: String, probesStills: Bool, maxPixels: Int = 0, refusesOversized: Bool = false, probes: Bool = true,
-                timeLeft: Double? = nil) throws {
+    public init(
+        path: String, probesStills: Bool, maxPixels: Int = 0, refusesOversized: Bool = false, probes: Bool = true,
+        timeLeft: Double? = nil
+    ) throws {
         self.path = path
         let isURL = Demuxer.isURL(path)
         let target: String
@@ -73,7 +78,9 @@ public final class Demuxer {
         // Progressive files over HTTP are read in bounded ranges (see scrub_ranged_open in the shim); playlists
         // are left to FFmpeg's HLS demuxer, which opens its segments itself.
         var ranged: UnsafeMutablePointer<AVIOContext>? = nil
-        if let c = opening, isURL, !Demuxer.isPlaylist(path), ProcessInfo.processInfo.environment["SCRUBKIT_OPEN_ENDED_RANGES"] == nil {
+        if let c = opening, isURL, !Demuxer.isPlaylist(path),
+            ProcessInfo.processInfo.environment["SCRUBKIT_OPEN_ENDED_RANGES"] == nil
+        {
             ranged = scrub_ranged_open(path, options, c.pointee.interrupt_callback)
             if let ranged {
                 c.pointee.pb = ranged
@@ -114,7 +121,8 @@ public final class Demuxer {
     /// Throws ``PictureTooLarge`` when a video stream's header declares more than `maxPixels` pixels.
     private func refuseOversized(above maxPixels: Int) throws {
         for i in 0..<Int(context.pointee.nb_streams) {
-            guard let par = context.pointee.streams[i]?.pointee.codecpar, par.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
+            guard let par = context.pointee.streams[i]?.pointee.codecpar, par.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+            else { continue }
             let (w, h) = (Int(par.pointee.width), Int(par.pointee.height))
             if w > 0, h > 0, w * h > maxPixels { throw PictureTooLarge(width: w, height: h) }
         }
@@ -199,8 +207,12 @@ public final class Demuxer {
             guard let c = context.pointee.chapters[i] else { return nil }
             let base = (c.pointee.time_base.num, c.pointee.time_base.den)
             guard base.0 > 0, base.1 > 0 else { return nil }
-            let title = av_dict_get(c.pointee.metadata, "title", nil, 0).flatMap { $0.pointee.value.map { String(cString: $0) } }
-            return (MediaTime(pts: c.pointee.start, timeBase: base), MediaTime(pts: c.pointee.end, timeBase: base), title)
+            let title = av_dict_get(c.pointee.metadata, "title", nil, 0).flatMap {
+                $0.pointee.value.map { String(cString: $0) }
+            }
+            return (
+                MediaTime(pts: c.pointee.start, timeBase: base), MediaTime(pts: c.pointee.end, timeBase: base), title
+            )
         }
     }
 
@@ -248,7 +260,9 @@ extension Demuxer {
     /// indexed while reading, which need not be the first in the file.
     public func rewind(streamIndex: Int) {
         armDeadline()
-        if let format = context.pointee.iformat, format.pointee.flags & AVFMT_TS_DISCONT != 0 { hasRead = true; rewind(); return }
+        if let format = context.pointee.iformat, format.pointee.flags & AVFMT_TS_DISCONT != 0 {
+            hasRead = true; rewind(); return
+        }
         hasRead = false
         if av_seek_frame(context, Int32(streamIndex), -(1 << 62), 0) < 0 { hasRead = true; rewind() }
     }

@@ -39,7 +39,9 @@ public final class Frame {
 
     /// The frame's `Orientation` metadata tag (EXIF 1–8), when present.
     public var exifOrientationTag: Int? {
-        guard let e = av_dict_get(pointer.pointee.metadata, "Orientation", nil, 0), let v = e.pointee.value else { return nil }
+        guard let e = av_dict_get(pointer.pointee.metadata, "Orientation", nil, 0), let v = e.pointee.value else {
+            return nil
+        }
         return Int(String(cString: v))
     }
 

@@ -21,12 +21,18 @@ public final class GIFWriter {
         self.width = width
         self.height = height
         self.fps = fps
-        learner = scrub_vgraph_new("[in0]palettegen=stats_mode=full[out]", 1, [Int32(width)], [Int32(height)],
-                                   [scrub_pix_fmt_rgb24()], Int32(fps))
-        guard learner != nil else { throw FFmpegError(operation: "GIF", message: "libavfilter cannot make a palette (palettegen)") }
-        guard let encoder = avcodec_find_encoder(AV_CODEC_ID_GIF) else { throw FFmpegError(operation: "GIF", message: "this FFmpeg has no GIF encoder") }
-        output = try MuxedEncoder(path: path, container: "gif", encoder: encoder, what: "GIF", width: width, height: height,
-                                  pixelFormat: AV_PIX_FMT_PAL8, fps: Int32(fps))
+        learner = scrub_vgraph_new(
+            "[in0]palettegen=stats_mode=full[out]", 1, [Int32(width)], [Int32(height)],
+            [scrub_pix_fmt_rgb24()], Int32(fps))
+        guard learner != nil else {
+            throw FFmpegError(operation: "GIF", message: "libavfilter cannot make a palette (palettegen)")
+        }
+        guard let encoder = avcodec_find_encoder(AV_CODEC_ID_GIF) else {
+            throw FFmpegError(operation: "GIF", message: "this FFmpeg has no GIF encoder")
+        }
+        output = try MuxedEncoder(
+            path: path, container: "gif", encoder: encoder, what: "GIF", width: width, height: height,
+            pixelFormat: AV_PIX_FMT_PAL8, fps: Int32(fps))
     }
 
     deinit {
@@ -36,7 +42,9 @@ public final class GIFWriter {
 
     /// The first pass: a frame (`width × height × 3` bytes of RGB) the palette is learnt from.
     public func learn(_ rgb: [UInt8]) throws {
-        guard let learner else { throw FFmpegError(operation: "GIF", message: "frames are learnt before any is written") }
+        guard let learner else {
+            throw FFmpegError(operation: "GIF", message: "frames are learnt before any is written")
+        }
         try push(rgb, into: learner, pts: learned)
         learned += 1
     }
@@ -60,8 +68,12 @@ public final class GIFWriter {
     }
 
     private func push(_ rgb: [UInt8], into graph: UnsafeMutablePointer<scrub_vgraph>, pts: Int64) throws {
-        guard rgb.count == width * height * 3 else { throw FFmpegError(operation: "GIF", message: "a frame of \(rgb.count) bytes for \(width)×\(height)") }
-        var frame = rgb.withUnsafeBufferPointer { scrub_frame_from_rgb($0.baseAddress, Int32(width), Int32(height), pts) }
+        guard rgb.count == width * height * 3 else {
+            throw FFmpegError(operation: "GIF", message: "a frame of \(rgb.count) bytes for \(width)×\(height)")
+        }
+        var frame = rgb.withUnsafeBufferPointer {
+            scrub_frame_from_rgb($0.baseAddress, Int32(width), Int32(height), pts)
+        }
         guard frame != nil else { throw FFmpegError(operation: "GIF", message: "out of memory") }
         defer { av_frame_free(&frame) }
         try check(scrub_vgraph_push(graph, 0, frame), "filter a GIF frame")
@@ -72,10 +84,15 @@ public final class GIFWriter {
         guard let learner else { throw FFmpegError(operation: "GIF", message: "no palette") }
         _ = scrub_vgraph_push(learner, 0, nil)
         var status: Int32 = 0
-        guard let palette = scrub_vgraph_pull(learner, &status) else { throw FFmpegError(status, "make the GIF palette") }
-        mapper = scrub_vgraph_new("[in0][in1]paletteuse=dither=sierra2_4a[out]", 2, [Int32(width), palette.pointee.width],
-                                  [Int32(height), palette.pointee.height], [scrub_pix_fmt_rgb24(), palette.pointee.format], Int32(fps))
-        guard let mapper else { throw FFmpegError(operation: "GIF", message: "libavfilter cannot map to the palette (paletteuse)") }
+        guard let palette = scrub_vgraph_pull(learner, &status) else {
+            throw FFmpegError(status, "make the GIF palette")
+        }
+        mapper = scrub_vgraph_new(
+            "[in0][in1]paletteuse=dither=sierra2_4a[out]", 2, [Int32(width), palette.pointee.width],
+            [Int32(height), palette.pointee.height], [scrub_pix_fmt_rgb24(), palette.pointee.format], Int32(fps))
+        guard let mapper else {
+            throw FFmpegError(operation: "GIF", message: "libavfilter cannot map to the palette (paletteuse)")
+        }
         palette.pointee.pts = 0
         try check(scrub_vgraph_push(mapper, 1, palette), "use the GIF palette")
         _ = scrub_vgraph_push(mapper, 1, nil)
@@ -86,7 +103,9 @@ public final class GIFWriter {
     private func drain(_ graph: UnsafeMutablePointer<scrub_vgraph>) throws {
         var status: Int32 = 0
         while let frame = scrub_vgraph_pull(graph, &status) { try encode(frame) }
-        if status < 0 && status != scrub_averror_eagain() && status != scrub_averror_eof() { throw FFmpegError(status, "map a GIF frame") }
+        if status < 0 && status != scrub_averror_eagain() && status != scrub_averror_eof() {
+            throw FFmpegError(status, "map a GIF frame")
+        }
     }
 
     private func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws { try output.encode(frame) }

@@ -31,12 +31,18 @@ public final class HEIFPicture {
     public func decode(minWidth: Int, minHeight: Int, keepsStoredOrientation: Bool, maxPixels: Int) -> Outcome {
         var w: Int32 = 0, h: Int32 = 0, tooLarge: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        guard let p = scrub_heif_decode(handle, Int32(clamping: minWidth), Int32(clamping: minHeight), keepsStoredOrientation ? 1 : 0,
-                                        Int64(maxPixels), &w, &h, &tooLarge, &message) else {
+        guard
+            let p = scrub_heif_decode(
+                handle, Int32(clamping: minWidth), Int32(clamping: minHeight), keepsStoredOrientation ? 1 : 0,
+                Int64(maxPixels), &w, &h, &tooLarge, &message)
+        else {
             if tooLarge != 0 { return .tooLarge(width: width, height: height) }
             return .failed(string(fromCBuffer: message))
         }
         defer { free(p) }
-        return .decoded(PackedRGB(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: p, count: Int(w) * Int(h) * 3))))
+        return .decoded(
+            PackedRGB(
+                width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: p, count: Int(w) * Int(h) * 3)))
+        )
     }
 }

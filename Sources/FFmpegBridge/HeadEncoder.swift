@@ -20,9 +20,16 @@ public final class HeadEncoder {
     /// The encoder for each codec a smart cut is made for, and its settings: no B-pictures, one keyframe, parameter
     /// sets in band, visually lossless.
     private static let encoders: [UInt32: (name: String, label: String, options: [(String, String)])] = [
-        AV_CODEC_ID_H264.rawValue: ("libx264", "H.264", [("crf", "16"), ("preset", "fast"), ("x264-params", "scenecut=0:open-gop=0")]),
-        AV_CODEC_ID_HEVC.rawValue: ("libx265", "HEVC", [("crf", "18"), ("preset", "fast"),
-                                                        ("x265-params", "bframes=0:scenecut=0:open-gop=0:repeat-headers=1:log-level=error")]),
+        AV_CODEC_ID_H264.rawValue: (
+            "libx264", "H.264", [("crf", "16"), ("preset", "fast"), ("x264-params", "scenecut=0:open-gop=0")]
+        ),
+        AV_CODEC_ID_HEVC.rawValue: (
+            "libx265", "HEVC",
+            [
+                ("crf", "18"), ("preset", "fast"),
+                ("x265-params", "bframes=0:scenecut=0:open-gop=0:repeat-headers=1:log-level=error"),
+            ]
+        ),
     ]
 
     /// Why a stream cannot have a smart cut here, in a few words; nil when it can (H.264 with libx264, HEVC with
@@ -32,7 +39,9 @@ public final class HeadEncoder {
         guard let e = encoders[id.rawValue] else {
             return "re-encoding is done for H.264 and HEVC only, not \(String(cString: avcodec_get_name(id)))"
         }
-        guard avcodec_find_encoder_by_name(e.name) != nil else { return "this FFmpeg has no \(e.label) encoder (\(e.name))" }
+        guard avcodec_find_encoder_by_name(e.name) != nil else {
+            return "this FFmpeg has no \(e.label) encoder (\(e.name))"
+        }
         return nil
     }
 
@@ -40,10 +49,14 @@ public final class HeadEncoder {
     public init(matching streamIndex: Int, of demuxer: Demuxer, frame: Frame) throws {
         packet = try Packet()
         let st = demuxer.stream(streamIndex), par = st.pointee.codecpar!
-        let extradata = par.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.pointee.extradata_size))) } ?? []
+        let extradata =
+            par.pointee.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.pointee.extradata_size))) }
+            ?? []
         hevc = par.pointee.codec_id == AV_CODEC_ID_HEVC
         (lengthSize, parameterSets) = hevc ? HeadEncoder.framing(hvcC: extradata) : HeadEncoder.framing(avcC: extradata)
-        guard let settings = HeadEncoder.encoders[par.pointee.codec_id.rawValue], let encoder = avcodec_find_encoder_by_name(settings.name) else {
+        guard let settings = HeadEncoder.encoders[par.pointee.codec_id.rawValue],
+            let encoder = avcodec_find_encoder_by_name(settings.name)
+        else {
             throw FFmpegError(operation: "smart cut", message: "no encoder")
         }
         codec = avcodec_alloc_context3(encoder)
@@ -123,7 +136,11 @@ public final class HeadEncoder {
         var starts: [(code: Int, payload: Int)] = []
         var i = 0
         while i + 2 < b.count {
-            if b[i] == 0, b[i + 1] == 0, b[i + 2] == 1 { starts.append((i > 0 && b[i - 1] == 0 ? i - 1 : i, i + 3)); i += 3 } else { i += 1 }
+            if b[i] == 0, b[i + 1] == 0, b[i + 2] == 1 {
+                starts.append((i > 0 && b[i - 1] == 0 ? i - 1 : i, i + 3)); i += 3
+            } else {
+                i += 1
+            }
         }
         return starts.enumerated().map { k, s in b[s.payload..<(k + 1 < starts.count ? starts[k + 1].code : b.count)] }
     }

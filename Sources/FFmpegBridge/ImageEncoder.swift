@@ -23,12 +23,16 @@ public enum ImageEncoder {
 
     /// The encoded file bytes. `quality` (1–100) applies to JPEG and WebP.
     public static func encode(_ image: PackedRGB, as format: Format, quality: Int = 85) throws -> [UInt8] {
-        guard image.width > 0, image.height > 0 else { throw FFmpegError(operation: "encode", message: "empty picture") }
+        guard image.width > 0, image.height > 0 else {
+            throw FFmpegError(operation: "encode", message: "empty picture")
+        }
         if format == .jpeg { return try JPEGEncoder.encode(image, quality: quality) }
         guard let name = encoderName(format), let codec = avcodec_find_encoder_by_name(name) else {
             throw FFmpegError(operation: "encode \(format.rawValue)", message: "no encoder in this FFmpeg build")
         }
-        guard let ctx = avcodec_alloc_context3(codec) else { throw FFmpegError(operation: "encode", message: "out of memory") }
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(operation: "encode", message: "out of memory")
+        }
         var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
         defer { avcodec_free_context(&owned) }
         let pixFmt: AVPixelFormat
@@ -59,14 +63,21 @@ public enum ImageEncoder {
                     memcpy(dst + y * stride, src.baseAddress! + y * image.stride, image.stride)
                 }
             } else {
-                guard let sws = sws_getContext(Int32(image.width), Int32(image.height), AV_PIX_FMT_RGB24,
-                                               Int32(image.width), Int32(image.height), pixFmt,
-                                               SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nil, nil, nil) else {
+                guard
+                    let sws = sws_getContext(
+                        Int32(image.width), Int32(image.height), AV_PIX_FMT_RGB24,
+                        Int32(image.width), Int32(image.height), pixFmt,
+                        SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nil, nil, nil)
+                else {
                     throw FFmpegError(operation: "encode", message: "cannot convert colours")
                 }
                 defer { sws_freeContext(sws) }
-                sws_setColorspaceDetails(sws, sws_getCoefficients(SWS_CS_ITU601), 1, sws_getCoefficients(SWS_CS_ITU601), 0, 0, 1 << 16, 1 << 16)
-                try check(scrub_sws_scale_from(sws, src.baseAddress, Int32(image.stride), Int32(image.height), f), "convert colours")
+                sws_setColorspaceDetails(
+                    sws, sws_getCoefficients(SWS_CS_ITU601), 1, sws_getCoefficients(SWS_CS_ITU601), 0, 0, 1 << 16,
+                    1 << 16)
+                try check(
+                    scrub_sws_scale_from(sws, src.baseAddress, Int32(image.stride), Int32(image.height), f),
+                    "convert colours")
             }
         }
         try check(avcodec_send_frame(ctx, f), "encode \(format.rawValue)")
@@ -82,7 +93,9 @@ public enum ImageEncoder {
             }
             packet.unref()
         }
-        guard !out.isEmpty else { throw FFmpegError(operation: "encode \(format.rawValue)", message: "encoder produced nothing") }
+        guard !out.isEmpty else {
+            throw FFmpegError(operation: "encode \(format.rawValue)", message: "encoder produced nothing")
+        }
         return out
     }
 }

@@ -16,7 +16,9 @@ public enum JPEGDecoder {
     /// Decodes `path` at 1/`denominator` (1, 2, 4, 8) of its size. `fullSize`: the picture's size when the caller
     /// read it from the header already (at most `maxPixels`): libjpeg then writes the scaled picture straight into the
     /// returned array (libjpeg's scaled size is ⌈size / denominator⌉), instead of a buffer copied afterwards.
-    public static func decode(path: String, denominator: Int, maxPixels: Int, fullSize: (width: Int, height: Int)? = nil) -> Outcome {
+    public static func decode(
+        path: String, denominator: Int, maxPixels: Int, fullSize: (width: Int, height: Int)? = nil
+    ) -> Outcome {
         let d = [1, 2, 4, 8].contains(denominator) ? denominator : 1
         var result = scrub_jpeg_result()
         defer { scrub_jpeg_free(&result) }
@@ -29,8 +31,9 @@ public enum JPEGDecoder {
         }
         switch status {
         case 0:
-            if result.pixels != nil {   // (another size than the header said: libjpeg's own buffer)
-                pixels = Array(UnsafeBufferPointer(start: result.pixels, count: Int(result.width) * Int(result.height) * 3))
+            if result.pixels != nil {  // (another size than the header said: libjpeg's own buffer)
+                pixels = Array(
+                    UnsafeBufferPointer(start: result.pixels, count: Int(result.width) * Int(result.height) * 3))
             }
             return .decoded(PackedRGB(width: Int(result.width), height: Int(result.height), pixels: pixels),
                             fullWidth: Int(result.full_width), fullHeight: Int(result.full_height))

@@ -26,9 +26,10 @@ public enum LibraryVersions {
             var error = [CChar](repeating: 0, count: 512)
             let info = scrub_ffmpeg_probe(Int32(index), &error, error.count)
             let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return FFmpegLibraryStatus(name: String(cString: info.name), soname: String(cString: info.soname),
-                                       builtAgainst: dotted(info.built), found: info.found == 0 ? nil : dotted(info.found),
-                                       error: message.isEmpty ? nil : message)
+            return FFmpegLibraryStatus(
+                name: String(cString: info.name), soname: String(cString: info.soname),
+                builtAgainst: dotted(info.built), found: info.found == 0 ? nil : dotted(info.found),
+                error: message.isEmpty ? nil : message)
         }
     }
 
@@ -64,7 +65,9 @@ public enum LibraryVersions {
     public static var heifMissing: String? { scrub_heif_missing().map { String(cString: $0) } }
 
     /// Whether libheif has a decoder for HEVC (HEIC stills) and for AV1 (AVIF stills): plugins, not always there.
-    public static var heifDecoders: (hevc: Bool, av1: Bool) { (scrub_heif_has_decoder(0) != 0, scrub_heif_has_decoder(1) != 0) }
+    public static var heifDecoders: (hevc: Bool, av1: Bool) {
+        (scrub_heif_has_decoder(0) != 0, scrub_heif_has_decoder(1) != 0)
+    }
 
     /// zlib's version, as found at run time.
     public static var zlib: String { String(cString: zlibVersion()) }

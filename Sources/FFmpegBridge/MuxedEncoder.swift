@@ -30,13 +30,17 @@ final class MuxedEncoder {
         c.pointee.pix_fmt = pixelFormat
         c.pointee.time_base = AVRational(num: 1, den: fps)
         c.pointee.framerate = AVRational(num: fps, den: 1)
-        if (f.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        if (f.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 {
+            c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
         configure(c)
         var opts: OpaquePointer? = nil
         defer { av_dict_free(&opts) }
         for (key, value) in options { av_dict_set(&opts, key, value, 0) }
         try check(avcodec_open2(c, encoder, &opts), "open the \(what) encoder")
-        guard let s = avformat_new_stream(f, nil) else { throw FFmpegError(operation: what, message: "cannot add a stream") }
+        guard let s = avformat_new_stream(f, nil) else {
+            throw FFmpegError(operation: what, message: "cannot add a stream")
+        }
         stream = s
         s.pointee.time_base = c.pointee.time_base
         try check(avcodec_parameters_from_context(s.pointee.codecpar, c), "configure the \(what) stream")
@@ -55,7 +59,9 @@ final class MuxedEncoder {
     /// Sends `frame` to the encoder (nil: the end, so what it holds comes out) and writes every packet that comes out,
     /// each lasting a frame at least (without a duration the MP4 muxer's edit list cuts the last frame off).
     func encode(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
-        guard let codec, let format, !finished else { throw FFmpegError(operation: "encode", message: "the writer is not open") }
+        guard let codec, let format, !finished else {
+            throw FFmpegError(operation: "encode", message: "the writer is not open")
+        }
         try check(avcodec_send_frame(codec, frame), "encode")
         while true {
             let r = avcodec_receive_packet(codec, packet.pointer)

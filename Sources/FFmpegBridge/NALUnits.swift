@@ -50,8 +50,10 @@ extension Decoder {
     /// The stream's avcC record (H.264 in MP4, MOV, Matroska), nil for any other codec or framing.
     public var avcConfiguration: AVCConfiguration? {
         guard context.pointee.codec_id == AV_CODEC_ID_H264, let data = context.pointee.extradata,
-              context.pointee.extradata_size > 0 else { return nil }
-        return AVCConfiguration(record: Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size))))
+            context.pointee.extradata_size > 0
+        else { return nil }
+        return AVCConfiguration(
+            record: Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size))))
     }
 }
 

@@ -6,7 +6,9 @@ public final class Packet {
 
     /// An empty packet (`av_packet_alloc`); throws when out of memory.
     public init() throws {
-        guard let p = av_packet_alloc() else { throw FFmpegError(operation: "allocate packet", message: "out of memory") }
+        guard let p = av_packet_alloc() else {
+            throw FFmpegError(operation: "allocate packet", message: "out of memory")
+        }
         pointer = p
     }
 

@@ -17,10 +17,16 @@ public final class PulseOutput {
 
     /// Connects to `server` (nil: `PULSE_SERVER`, else the user's server) and opens a stream on `device` (nil: the
     /// default sink) buffering about `bufferMilliseconds`.
-    public init(server: String? = nil, appName: String, device: String?, rate: Int, channels: Int, bufferMilliseconds: Int) throws {
+    public init(
+        server: String? = nil, appName: String, device: String?, rate: Int, channels: Int, bufferMilliseconds: Int
+    ) throws {
         var error = [CChar](repeating: 0, count: 256)
-        guard let s = scrub_pulse_open(server, appName, device, Int32(rate), Int32(channels), Int32(bufferMilliseconds), &error, error.count) else {
-            throw Unavailable(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        guard
+            let s = scrub_pulse_open(
+                server, appName, device, Int32(rate), Int32(channels), Int32(bufferMilliseconds), &error, error.count)
+        else {
+            throw Unavailable(
+                description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         stream = s
         self.rate = rate
@@ -39,8 +45,13 @@ public final class PulseOutput {
     /// Queues `samples`, blocking while the server's buffer is full.
     public func write(_ samples: [Int16]) throws {
         var error = [CChar](repeating: 0, count: 256)
-        let r = samples.withUnsafeBufferPointer { scrub_pulse_write(stream, $0.baseAddress, $0.count * 2, &error, error.count) }
-        if r < 0 { throw Unavailable(description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+        let r = samples.withUnsafeBufferPointer {
+            scrub_pulse_write(stream, $0.baseAddress, $0.count * 2, &error, error.count)
+        }
+        if r < 0 {
+            throw Unavailable(
+                description: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
     }
 
     /// Seconds from the last sample written to what is heard now; nil when the server does not say.

@@ -42,7 +42,8 @@ public final class Scaler {
         defer { sws_freeContext(ctx) }
         var out = [UInt8](repeating: 0, count: width * height * 3)
         let r = out.withUnsafeMutableBufferPointer { dst in
-            scrub_sws_scale_packed(ctx, src.baseAddress, Int32(srcWidth * 3), Int32(srcHeight), dst.baseAddress, Int32(width * 3))
+            scrub_sws_scale_packed(
+                ctx, src.baseAddress, Int32(srcWidth * 3), Int32(srcHeight), dst.baseAddress, Int32(width * 3))
         }
         if r <= 0 { throw FFmpegError(r == 0 ? scrub_averror_invaliddata() : r, "resize") }
         return out
@@ -53,7 +54,8 @@ public final class Scaler {
         try convert(frame, width: width, height: height, rgba: true)
     }
 
-    /// The frame scaled to `width × height` RGB with 16 bits per channel (little-endian = native on x86-64/arm64), for processing such as
+    /// The frame scaled to `width × height` RGB with 16 bits per channel (little-endian = native on x86-64/arm64), for
+    /// processing such as
     /// HDR tone mapping that 8 bits would band.
     public func rgb48(from frame: Frame, width: Int, height: Int) throws -> [UInt16] {
         let bytes = try convert(frame, width: width, height: height, rgba: false, deep: true)
@@ -77,8 +79,10 @@ public final class Scaler {
         }
         let downscale = width * 2 <= frame.width || height * 2 <= frame.height
         let flags = (downscale ? SWS_AREA : SWS_BICUBIC) | SWS_ACCURATE_RND
-        context = sws_getCachedContext(context, Int32(frame.width), Int32(frame.height), fmt,
-                                       Int32(width), Int32(height), deep ? AV_PIX_FMT_RGB48LE : (rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24), flags, nil, nil, nil)
+        context = sws_getCachedContext(
+            context, Int32(frame.width), Int32(frame.height), fmt,
+            Int32(width), Int32(height), deep ? AV_PIX_FMT_RGB48LE : (rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24), flags,
+            nil, nil, nil)
         guard let context else { throw FFmpegError(operation: "scale", message: "unsupported pixel format") }
         let isYUV = Scaler.isYUV(fmt)
         if isYUV {

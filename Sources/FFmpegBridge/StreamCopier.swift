@@ -24,7 +24,9 @@ public final class StreamCopier {
         av_dict_copy(&f.pointee.metadata, demuxer.context.pointee.metadata, 0)
         for index in streams {
             let input = demuxer.stream(index)
-            guard let s = avformat_new_stream(f, nil) else { throw FFmpegError(operation: "copy", message: "cannot add a stream") }
+            guard let s = avformat_new_stream(f, nil) else {
+                throw FFmpegError(operation: "copy", message: "cannot add a stream")
+            }
             try check(avcodec_parameters_copy(s.pointee.codecpar, input.pointee.codecpar), "copy the stream parameters")
             // The stream's side data as ffmpeg -c copy keeps it: a phone video's display matrix (its rotation), HDR
             // mastering and light levels…
@@ -86,7 +88,9 @@ public final class StreamCopier {
         let p = packet.pointer
         let base = (out.base.num, out.base.den)
         if let end, p.pointee.pts != MediaTime.noTimestamp, p.pointee.duration > 0,
-           let last = end.pts(timeBase: base, method: .roundHalfAwayFromZero), p.pointee.pts + p.pointee.duration > last {
+            let last = end.pts(timeBase: base, method: .roundHalfAwayFromZero),
+            p.pointee.pts + p.pointee.duration > last
+        {
             p.pointee.duration = max(1, last - p.pointee.pts)
         }
         let offset = shift.pts(timeBase: base, method: .roundHalfAwayFromZero) ?? 0
@@ -95,10 +99,12 @@ public final class StreamCopier {
         av_packet_rescale_ts(p, out.base, out.stream.pointee.time_base)
         // Decode times must rise and never pass presentation times: a damaged or spliced source's that do not are
         // mended as ffmpeg mends them when it copies: a presentation time before its decode time sets both to the
-        // median of the two and the last decode time + 1; then a decode time that does not rise goes just after the last.
+        // median of the two and the last decode time + 1; then a decode time that does not rise goes just after the
+        // last.
         let index = packet.streamIndex
         let next = lastDecodeTime[index].map { $0 + 1 } ?? Int64.min
-        if p.pointee.dts != MediaTime.noTimestamp, p.pointee.pts != MediaTime.noTimestamp, p.pointee.pts < p.pointee.dts {
+        if p.pointee.dts != MediaTime.noTimestamp, p.pointee.pts != MediaTime.noTimestamp, p.pointee.pts < p.pointee.dts
+        {
             let three = [p.pointee.pts, p.pointee.dts, next].sorted()
             p.pointee.pts = three[1]
             p.pointee.dts = three[1]
@@ -123,7 +129,9 @@ public final class StreamCopier {
         avio_closep(&format.pointee.pb)
     }
 
-    private func add(_ chapters: [(start: MediaTime, end: MediaTime, title: String?)], to f: UnsafeMutablePointer<AVFormatContext>) throws {
+    private func add(
+        _ chapters: [(start: MediaTime, end: MediaTime, title: String?)], to f: UnsafeMutablePointer<AVFormatContext>
+    ) throws {
         guard !chapters.isEmpty else { return }
         let size = MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride * chapters.count
         guard let raw = av_mallocz(size) else { throw FFmpegError(operation: "copy", message: "out of memory") }

@@ -88,9 +88,15 @@ public struct StreamFacts: Sendable {
         codecName = codecID == AV_CODEC_ID_NONE ? "none" : String(cString: avcodec_get_name(codecID))
         let tag = par.pointee.codec_tag
         let tagBytes = (0..<4).map { UInt8((tag >> ($0 * 8)) & 0xff) }
-        codecTag = tag != 0 && tagBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) ? String(decoding: tagBytes, as: UTF8.self) : nil
+        codecTag =
+            tag != 0 && tagBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7f })
+            ? String(decoding: tagBytes, as: UTF8.self) : nil
         hasDecoder = codecID != AV_CODEC_ID_NONE && avcodec_find_decoder(codecID) != nil
-        if let p = avcodec_profile_name(codecID, par.pointee.profile) { profile = String(cString: p) } else { profile = nil }
+        if let p = avcodec_profile_name(codecID, par.pointee.profile) {
+            profile = String(cString: p)
+        } else {
+            profile = nil
+        }
         let fmt = AVPixelFormat(rawValue: par.pointee.format)
         if kind == .video, par.pointee.format >= 0, let desc = av_pix_fmt_desc_get(fmt) {
             pixelFormat = String(cString: desc.pointee.name)
@@ -108,7 +114,9 @@ public struct StreamFacts: Sendable {
         if sar.num <= 0 || sar.den <= 0 { sar = par.pointee.sample_aspect_ratio }
         sampleAspectRatio = (sar.num > 0 && sar.den > 0) ? StreamFacts.reduced(sar.num, sar.den) : (1, 1)
         displayMatrix = scrub_stream_display_matrix(st).map { Array(UnsafeBufferPointer(start: $0, count: 9)) }
-        titleRotation = av_dict_get(st.pointee.metadata, "title", nil, 0)?.pointee.value.flatMap { StreamFacts.htcRotation(String(cString: $0)) }
+        titleRotation = av_dict_get(st.pointee.metadata, "title", nil, 0)?.pointee.value.flatMap {
+            StreamFacts.htcRotation(String(cString: $0))
+        }
         frameRate = (st.pointee.r_frame_rate.num, st.pointee.r_frame_rate.den)
         averageFrameRate = (st.pointee.avg_frame_rate.num, st.pointee.avg_frame_rate.den)
         frameCount = st.pointee.nb_frames > 0 ? Int(st.pointee.nb_frames) : nil
@@ -128,7 +136,9 @@ public struct StreamFacts: Sendable {
         channels = Int(par.pointee.ch_layout.nb_channels)
         bitRate = par.pointee.bit_rate > 0 ? Int(par.pointee.bit_rate) : nil
         func metadata(_ key: String) -> String? {
-            av_dict_get(st.pointee.metadata, key, nil, 0)?.pointee.value.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            av_dict_get(st.pointee.metadata, key, nil, 0)?.pointee.value.map { String(cString: $0) }.flatMap {
+                $0.isEmpty ? nil : $0
+            }
         }
         language = metadata("language").flatMap { $0 == "und" ? nil : $0 }
         title = metadata("title")
@@ -139,7 +149,9 @@ public struct StreamFacts: Sendable {
     /// HTC phones write the rotation into the Matroska track name, e.g. `htc_video_rotA-090` (clockwise degrees, as
     /// ExoPlayer reads it), and no display matrix.
     static func htcRotation(_ title: String) -> Int? {
-        guard title.hasPrefix("htc_video_rotA-"), let n = Int(title.dropFirst("htc_video_rotA-".count)), [0, 90, 180, 270].contains(n) else { return nil }
+        guard title.hasPrefix("htc_video_rotA-"), let n = Int(title.dropFirst("htc_video_rotA-".count)),
+            [0, 90, 180, 270].contains(n)
+        else { return nil }
         return n
     }
 

@@ -19,7 +19,8 @@ public final class TempoFilter {
             throw FFmpegError(operation: "atempo", message: "libavfilter is not installed")
         }
         guard let f = scrub_tempo_new(Int32(rate), Int32(channels), tempo) else {
-            throw FFmpegError(operation: "atempo", message: "libavfilter cannot play \(channels)-channel sound at \(tempo)×")
+            throw FFmpegError(
+                operation: "atempo", message: "libavfilter cannot play \(channels)-channel sound at \(tempo)×")
         }
         self.filter = f
         self.tempo = tempo

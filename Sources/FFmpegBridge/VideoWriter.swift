@@ -19,10 +19,14 @@ public final class VideoWriter {
         guard let encoder = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_H264) else {
             throw FFmpegError(operation: "encode H.264", message: "this FFmpeg has no H.264 encoder")
         }
-        output = try MuxedEncoder(path: path, container: "mp4", encoder: encoder, what: "H.264", width: width, height: height,
-                                  pixelFormat: AV_PIX_FMT_YUV420P, fps: fps,
-                                  options: [("preset", "veryfast"), ("crf", String(crf)),
-                                            ("x264-params", "keyint=\(gop):min-keyint=\(gop):scenecut=0")]) { c in
+        output = try MuxedEncoder(
+            path: path, container: "mp4", encoder: encoder, what: "H.264", width: width, height: height,
+            pixelFormat: AV_PIX_FMT_YUV420P, fps: fps,
+            options: [
+                ("preset", "veryfast"), ("crf", String(crf)),
+                ("x264-params", "keyint=\(gop):min-keyint=\(gop):scenecut=0"),
+            ]
+        ) { c in
             c.pointee.gop_size = gop
             c.pointee.thread_count = 0
         }
@@ -30,8 +34,9 @@ public final class VideoWriter {
         frame.pointer.pointee.height = Int32(height)
         frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         try check(av_frame_get_buffer(frame.pointer, 0), "allocate frame")
-        sws = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height), AV_PIX_FMT_YUV420P,
-                             SWS_BILINEAR, nil, nil, nil)
+        sws = sws_getContext(
+            Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height), AV_PIX_FMT_YUV420P,
+            SWS_BILINEAR, nil, nil, nil)
     }
 
     /// Encodes one picture (same size as the writer).
@@ -39,7 +44,8 @@ public final class VideoWriter {
         precondition(image.width == width && image.height == height)
         try check(av_frame_make_writable(frame.pointer), "frame")
         _ = try image.pixels.withUnsafeBufferPointer { p in
-            try check(scrub_sws_scale_from(sws, p.baseAddress, Int32(image.stride), Int32(height), frame.pointer), "convert")
+            try check(
+                scrub_sws_scale_from(sws, p.baseAddress, Int32(image.stride), Int32(height), frame.pointer), "convert")
         }
         frame.pointer.pointee.pts = nextPTS
         nextPTS += 1

@@ -34,8 +34,10 @@ public final class WebPPicture {
 
     /// The first frame as RGB at `width × height` (scaled while decoding), or nil when its data is corrupt.
     public func decode(width: Int, height: Int) -> PackedRGB? {
-        guard width > 0, height > 0, let p = scrub_webp_decode(handle, Int32(clamping: width), Int32(clamping: height)) else { return nil }
+        guard width > 0, height > 0, let p = scrub_webp_decode(handle, Int32(clamping: width), Int32(clamping: height))
+        else { return nil }
         defer { free(p) }
-        return PackedRGB(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: p, count: width * height * 3)))
+        return PackedRGB(
+            width: width, height: height, pixels: Array(UnsafeBufferPointer(start: p, count: width * height * 3)))
     }
 }

@@ -1,12 +1,15 @@
 import Glibc
 
-/// A value behind a lock — the one way ScrubKit's layers share mutable state and wait for each other. `withLock` gives
-/// exclusive access; ``wait(until:timeout:)`` and ``withLock(waitingUntil:timeout:_:)`` sleep, without holding the lock,
+/// A value behind a lock — the one way ScrubKit's layers share mutable state and wait for each other. `withLock`
+/// gives
+/// exclusive access; ``wait(until:timeout:)`` and ``withLock(waitingUntil:timeout:_:)`` sleep, without holding the
+/// lock,
 /// until the value satisfies a condition (every `withLock` wakes the waiters to check again), so a worker thread
 /// waiting for a request, a decoder waiting for a free place and a caller waiting for readiness all use this one type.
 ///
 /// On a `pthread_mutex_t` and a `pthread_cond_t` on the monotonic clock, not the Synchronization module's `Mutex`:
-/// ThreadSanitizer intercepts pthread locks, while `Mutex` on Linux is a bare futex it cannot see — every access under
+/// ThreadSanitizer intercepts pthread locks, while `Mutex` on Linux is a bare futex it cannot see — every access
+/// under
 /// a `Mutex` was reported as a race (`tools/tsan`), making real races impossible to tell apart — and `Mutex` cannot
 /// wait for a condition. Single flags and counters that need no lock stay `Atomic`s.
 public final class Locked<Value>: @unchecked Sendable {   // unchecked: `storage` is only touched while `mutex` is held
@@ -55,8 +58,10 @@ public final class Locked<Value>: @unchecked Sendable {   // unchecked: `storage
     /// Waits until `ready` holds for the value (checked at once, then after every change) or `timeout` seconds have
     /// passed (nil: no limit), then runs `body` under the lock, told whether the value became ready. The lock is not
     /// held while waiting.
-    public func withLock<Result, E: Error>(waitingUntil ready: (Value) -> Bool, timeout: Double? = nil,
-                                           _ body: (inout Value, _ ready: Bool) throws(E) -> Result) throws(E) -> Result {
+    public func withLock<Result, E: Error>(
+        waitingUntil ready: (Value) -> Bool, timeout: Double? = nil,
+        _ body: (inout Value, _ ready: Bool) throws(E) -> Result
+    ) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer {
             pthread_cond_broadcast(changed)

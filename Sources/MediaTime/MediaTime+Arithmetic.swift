@@ -16,7 +16,8 @@ extension MediaTime {
     /// (epoch 0) added to a time keeps that time's epoch.
     public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime { combine(lhs, rhs, subtract: false) }
 
-    /// `lhs - rhs`, with the same rules as `+` and its own infinity table (+∞ − +∞ is invalid, +∞ − −∞ is +∞).
+    /// `lhs - rhs`, with the same rules as `+` and its own infinity table (+∞ − +∞ is invalid, +∞ − −∞ is
+    /// +∞).
     public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime { combine(lhs, rhs, subtract: true) }
 
     /// Adds `rhs` to `lhs` (see `+`).

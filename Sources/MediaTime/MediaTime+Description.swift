@@ -28,7 +28,9 @@ extension MediaTime: CustomStringConvertible, CustomDebugStringConvertible, Coda
         let whole = units / scale
         let frac = units % scale
         let h = whole / 3600, m = (whole / 60) % 60, s = whole % 60
-        func pad(_ n: Int64, _ w: Int) -> String { let t = String(n); return String(repeating: "0", count: max(0, w - t.count)) + t }
+        func pad(_ n: Int64, _ w: Int) -> String {
+            let t = String(n); return String(repeating: "0", count: max(0, w - t.count)) + t
+        }
         var out = h > 0 ? "\(h):\(pad(m, 2)):\(pad(s, 2))" : "\(m):\(pad(s, 2))"
         if digits > 0 { out += "." + pad(frac, digits) }
         return negative ? "-" + out : out

@@ -77,7 +77,9 @@ public struct MediaTime: Sendable {
     /// True for a valid −∞.
     public var isNegativeInfinity: Bool { isValid && flags.contains(.negativeInfinity) }
     /// True for a valid indefinite time (and not an infinity).
-    public var isIndefinite: Bool { isValid && flags.contains(.indefinite) && !isPositiveInfinity && !isNegativeInfinity }
+    public var isIndefinite: Bool {
+        isValid && flags.contains(.indefinite) && !isPositiveInfinity && !isNegativeInfinity
+    }
     /// True for either infinity.
     public var isInfinite: Bool { isPositiveInfinity || isNegativeInfinity }
     /// Rounding happened on the way to this time. Only meaningful on a numeric time.

@@ -39,7 +39,9 @@ public enum TimeExpression: Sendable, Hashable, CustomStringConvertible {
             var total = MediaTime.zero
             for (i, part) in parts.enumerated() {
                 let isLast = i == parts.count - 1
-                guard !part.isEmpty, isLast || part.allSatisfy(\.isASCIIDigitChar) else { throw fail("bad clock field '\(part)'") }
+                guard !part.isEmpty, isLast || part.allSatisfy(\.isASCIIDigitChar) else {
+                    throw fail("bad clock field '\(part)'")
+                }
                 let (n, d) = try TimeExpression.decimal(part, input: text)
                 if i > 0 && Int128(n) >= 60 * Int128(d) { throw fail("minutes and seconds must be below 60") }
                 let weight: Int64 = [1, 60, 3600][parts.count - 1 - i]
@@ -65,7 +67,8 @@ public enum TimeExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `digits[.digits]` exactly as `numerator / 10^k` (k ≤ 9; more decimals are rounded to nanoseconds).
     static func decimal(_ text: String, input: String) throws -> (Int64, Int64) {
-        let err = TimeExpressionError(input: input, reason: "expected a number such as 12.5, 12.5s, 90ms, 1:02:03, 50% or 3/4")
+        let err = TimeExpressionError(
+            input: input, reason: "expected a number such as 12.5, 12.5s, 90ms, 1:02:03, 50% or 3/4")
         let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
         guard pieces.count <= 2, !text.isEmpty, text != "." else { throw err }
         let intPart = String(pieces[0])

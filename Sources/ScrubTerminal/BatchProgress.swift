@@ -25,7 +25,8 @@ public final class BatchProgress: Sendable {
     /// What a signal ending the batch does: the bar cleared, a line saying how far it got.
     private let ending: ProcessSignals.Registration
 
-    /// Progress of `total` files on `fd`: a redrawing bar on a terminal, plain lines otherwise, only failures when `quiet`.
+    /// Progress of `total` files on `fd`: a redrawing bar on a terminal, plain lines otherwise, only failures when
+    /// `quiet`.
     public init(total: Int, quiet: Bool, fd: Int32 = 2) {
         state = Locked(State(total: total))
         self.fd = fd
@@ -84,7 +85,10 @@ public final class BatchProgress: Sendable {
             guard !quiet else { return }
             if interactive { TerminalOutput.write("\r\u{1B}[2K", to: fd) }
             let secs = Date().timeIntervalSince(started)
-            TerminalOutput.write("\(s.done) file\(s.done == 1 ? "" : "s"), \(s.thumbnails) thumbnail\(s.thumbnails == 1 ? "" : "s"), \(s.failed) failed, \(String(format: "%.2f", secs)) s\n", to: fd)
+            TerminalOutput.write(
+                "\(s.done) file\(s.done == 1 ? "" : "s"), \(s.thumbnails) thumbnail\(s.thumbnails == 1 ? "" : "s"), "
+                    + "\(s.failed) failed, \(String(format: "%.2f", secs)) s\n",
+                to: fd)
         }
     }
 
@@ -94,9 +98,12 @@ public final class BatchProgress: Sendable {
         var text = "[\(done)/\(total)] \(name): "
         if r.resumed { return text + "\(r.records.count) thumbnails (already done)" }
         if r.cached { return text + "\(r.records.count) thumbnail\(r.records.count == 1 ? "" : "s") (from the cache)" }
-        text += "\(r.records.count) thumbnail\(r.records.count == 1 ? "" : "s") in \(String(format: "%.2f", r.seconds)) s"
+        text +=
+            "\(r.records.count) thumbnail\(r.records.count == 1 ? "" : "s") in \(String(format: "%.2f", r.seconds)) s"
         if let e = r.errors.first {
-            text += r.records.isEmpty ? " — FAILED: \(e.error.reason)" : " — \(r.errors.count) failed: \(e.error.reason)"
+            text +=
+                r.records.isEmpty ? " — FAILED: \(e.error.reason)" : " — \(r.errors.count) failed: "
+                    + "\(e.error.reason)"
         }
         return text
     }
@@ -112,7 +119,9 @@ public final class BatchProgress: Sendable {
         } else { eta = "" }
         let current = s.current.last.map { "  " + (Redaction.display($0) as NSString).lastPathComponent } ?? ""
         let errors = s.failed > 0 ? "  \(s.failed) error\(s.failed == 1 ? "" : "s")" : ""
-        let info = " \(s.done)/\(s.total) files  \(s.thumbnails) thumbs  \(String(format: "%.1f", rate))/s\(eta)\(errors)\(current)"
+        let info =
+            " \(s.done)/\(s.total) files  \(s.thumbnails) thumbs  "
+                + "\(String(format: "%.1f", rate))/s\(eta)\(errors)\(current)"
         let barWidth = max(10, min(30, cols - 40))
         let filled = s.total > 0 ? barWidth * s.done / s.total : 0
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
@@ -123,6 +132,8 @@ public final class BatchProgress: Sendable {
 
     static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600
+            ? String(format: "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
+            : String(format: "%d:%02d", s / 60, s % 60)
     }
 }

@@ -33,7 +33,9 @@ extension BrowseApp {
             let signature = "\(entry.path)|\(key)|\(index == selection.index)|\(caption ?? "")"
             guard drawnSlots[slot] != signature else { continue }
             drawnSlots[slot] = signature
-            out += tile(slot: slot, entry: entry, state: state, picture: picture, caption: caption, selected: index == selection.index)
+            out += tile(
+                slot: slot, entry: entry, state: state, picture: picture, caption: caption,
+                selected: index == selection.index)
         }
         if drawnFrame != selection.index - visible.lowerBound {
             if let old = drawnFrame { out += frame(slot: old, drawn: false) }
@@ -48,8 +50,10 @@ extension BrowseApp {
     /// The header: what is browsed, how many, the order and filter, and how many tiles are still coming.
     func header(_ loader: TileLoader) -> String {
         let folders = entries.filter(\.isFolder).count
-        var text = " " + (folder.map { Redaction.display($0) } ?? "\(listing.all.count) files")
-            + "  · " + BrowseApp.count(entries.count - folders, "file") + (folders > 0 ? ", " + BrowseApp.count(folders, "folder") : "") + " · order: \(order.rawValue)"
+        var text =
+            " " + (folder.map { Redaction.display($0) } ?? "\(listing.all.count) files")
+            + "  · " + BrowseApp.count(entries.count - folders, "file")
+            + (folders > 0 ? ", " + BrowseApp.count(folders, "folder") : "") + " · order: \(order.rawValue)"
         if !filter.isEmpty || filtering { text += " · filter: \(filter)" }
         let pending = loader.pending
         if pending > 0 { text += " · making " + BrowseApp.count(pending, "tile") + "…" }
@@ -59,7 +63,9 @@ extension BrowseApp {
     }
 
     /// One tile: its picture (or what stands for it) centred in the picture rows, and the name line under it.
-    func tile(slot: Int, entry: BrowseEntry, state: TileLoader.State?, picture: RGBImage?, caption: String?, selected: Bool) -> String {
+    func tile(
+        slot: Int, entry: BrowseEntry, state: TileLoader.State?, picture: RGBImage?, caption: String?, selected: Bool
+    ) -> String {
         let (column, row) = layout.origin(ofSlot: slot)
         let blank = String(repeating: " ", count: layout.tileWidth)
         var out = "\u{1B}[0m"
@@ -72,20 +78,24 @@ extension BrowseApp {
             if (picture.width > fit.width || picture.height > fit.height), fit.width > 0, fit.height > 0,
                let smaller = try? picture.resized(width: fit.width, height: fit.height) { image = smaller }
             let used = ((image.width + cell.width - 1) / cell.width, (image.height + cell.height - 1) / cell.height)
-            out += renderer.drawTile(image, column: column + max(0, (layout.tileWidth - used.0) / 2),
-                                     row: row + max(0, (layout.pictureRows - used.1) / 2), slot: slot, cellPixels: cellPixels)
+            out += renderer.drawTile(
+                image, column: column + max(0, (layout.tileWidth - used.0) / 2),
+                row: row + max(0, (layout.pictureRows - used.1) / 2), slot: slot, cellPixels: cellPixels)
         } else {
             let text: String
             switch state {
             case _ where entry.isFolder: text = "▸ folder"
             case .failed(let why)?: text = "⚠ " + why
-            case .ready(let facts, _)?: text = facts.width == 0 ? "♪ " + facts.codec : "\(facts.codec) \(facts.width)×\(facts.height)"
+            case .ready(let facts, _)?:
+                text = facts.width == 0 ? "♪ " + facts.codec : "\(facts.codec) \(facts.width)×\(facts.height)"
             case nil: text = "…"
             }
             let lines = SubtitleText([text], width: layout.tileWidth, maxRows: layout.pictureRows).rows
             for (i, line) in lines.enumerated() {
                 let r = row + (layout.pictureRows - lines.count) / 2 + i
-                out += "\u{1B}[\(r + 1);\(column + 1 + max(0, (layout.tileWidth - line.count) / 2))H" + (entry.isFolder ? "\u{1B}[1m" : "\u{1B}[2m") + line + "\u{1B}[0m"
+                out +=
+                    "\u{1B}[\(r + 1);\(column + 1 + max(0, (layout.tileWidth - line.count) / 2))H"
+                    + (entry.isFolder ? "\u{1B}[1m" : "\u{1B}[2m") + line + "\u{1B}[0m"
             }
         }
         // The name line: the name, and the length (or the scrubbed time) at the right.
@@ -95,7 +105,8 @@ extension BrowseApp {
         let nameWidth = max(1, layout.tileWidth - (right.isEmpty ? 0 : right.count + 1))
         var line = BrowseApp.fitted(entry.name, nameWidth)
         line += String(repeating: " ", count: max(0, layout.tileWidth - line.count - right.count)) + right
-        out += "\u{1B}[\(row + layout.pictureRows + 1);\(column + 1)H" + (selected ? "\u{1B}[7m" : "") + line + "\u{1B}[0m"
+        out +=
+            "\u{1B}[\(row + layout.pictureRows + 1);\(column + 1)H" + (selected ? "\u{1B}[7m" : "") + line + "\u{1B}[0m"
         return out
     }
 
@@ -103,10 +114,13 @@ extension BrowseApp {
     func frame(slot: Int, drawn: Bool) -> String {
         let (column, row) = layout.origin(ofSlot: slot)
         let w = layout.tileWidth, h = layout.pictureRows + 1
-        let (top, bottom, side) = drawn ? ("┌" + String(repeating: "─", count: w) + "┐", "└" + String(repeating: "─", count: w) + "┘", "│")
-                                        : (String(repeating: " ", count: w + 2), String(repeating: " ", count: w + 2), " ")
+        let line = String(repeating: drawn ? "─" : " ", count: w)
+        let (top, bottom, side) =
+            drawn ? ("┌" + line + "┐", "└" + line + "┘", "│") : (" " + line + " ", " " + line + " ", " ")
         var out = "\u{1B}[0m" + (drawn ? "\u{1B}[33m" : "") + "\u{1B}[\(row);\(column)H" + top
-        for r in 0..<h { out += "\u{1B}[\(row + r + 1);\(column)H\(side)\u{1B}[\(row + r + 1);\(column + w + 1)H\(side)" }
+        for r in 0..<h {
+            out += "\u{1B}[\(row + r + 1);\(column)H\(side)\u{1B}[\(row + r + 1);\(column + w + 1)H\(side)"
+        }
         return out + "\u{1B}[\(row + h + 1);\(column)H" + bottom + "\u{1B}[0m"
     }
 
@@ -127,13 +141,16 @@ extension BrowseApp {
                 case .failed(let why)?: text += " · " + why
                 default:
                     if let f = loader.facts(for: e.path) {
-                        text += (f.durationText.map { " · " + $0 } ?? "") + " · " + BrowseApp.bytes(e.size) + " · " + f.codec
+                        text +=
+                            (f.durationText.map { " · " + $0 } ?? "") + " · " + BrowseApp.bytes(e.size) + " · "
+                            + f.codec
                             + (f.width > 0 ? " \(f.width)×\(f.height)" : "")
                     } else { text += " · " + BrowseApp.bytes(e.size) }
                 }
             }
         } else {
-            text = filter.isEmpty ? "nothing to show here (Backspace goes up, q quits)" : "no name contains \"\(filter)\""
+            text =
+                filter.isEmpty ? "nothing to show here (Backspace goes up, q quits)" : "no name contains \"\(filter)\""
         }
         guard text != drawnInfo else { return "" }
         drawnInfo = text
@@ -145,7 +162,9 @@ extension BrowseApp {
         guard drawnHeader != "panel" else { return }
         drawnHeader = "panel"
         var out = renderer.clearTiles() + "\u{1B}[0m\u{1B}[2J"
-        for (i, line) in lines.prefix(layout.rows - 1).enumerated() { out += "\u{1B}[\(i + 1);1H" + BrowseApp.fitted(line, layout.columns) }
+        for (i, line) in lines.prefix(layout.rows - 1).enumerated() {
+            out += "\u{1B}[\(i + 1);1H" + BrowseApp.fitted(line, layout.columns)
+        }
         out += "\u{1B}[\(layout.rows);1H\u{1B}[2m(any key returns to the grid)\u{1B}[0m"
         terminal.write(out)
     }

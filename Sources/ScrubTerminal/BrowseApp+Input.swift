@@ -28,8 +28,11 @@ extension BrowseApp {
         case .character("o"), .character("O"):
             order = order.next
             refreshEntries(keeping: nil)
-            notice = ("order: \(order.rawValue)" + (order == .duration ? " (files whose length is not known yet go last)" : ""),
-                      ProcessInfo.processInfo.systemUptime + 3)
+            notice = (
+                "order: \(order.rawValue)"
+                    + (order == .duration ? " (files whose length is not known yet go last)" : ""),
+                ProcessInfo.processInfo.systemUptime + 3
+            )
         case .character("i"), .character("I"):
             guard entries.indices.contains(selection.index), !entries[selection.index].isFolder else { return }
             infoPanel = options.describe(entries[selection.index].path)
@@ -100,7 +103,8 @@ extension BrowseApp {
     }
 
     func mouse(button: Int, column: Int, row: Int, pressed: Bool) {
-        let hit = layout.slot(atColumn: column, row: row).flatMap { h -> (index: Int, fraction: Double, onPicture: Bool)? in
+        let hit = layout.slot(atColumn: column, row: row).flatMap {
+            h -> (index: Int, fraction: Double, onPicture: Bool)? in
             let i = selection.visible(layout).lowerBound + h.slot
             return i < selection.visible(layout).upperBound ? (i, h.fraction, h.onPicture) : nil
         }

@@ -10,10 +10,13 @@ extension BrowseApp {
     /// The pointer is over tile `index` at `fraction` of its width: ask for that time's picture.
     func scrub(index: Int, fraction: Double) {
         let entry = entries[index]
-        guard let loader, case .ready(let facts, let image?)? = loader.state(for: entry.path), let seconds = facts.duration else { return endScrub() }
+        guard let loader, case .ready(let facts, let image?)? = loader.state(for: entry.path),
+            let seconds = facts.duration
+        else { return endScrub() }
         if scrubPictures?.path != entry.path {
             scrubPictures?.close()
-            scrubPictures = HoverThumbnails(path: entry.path, maximumSize: .box(width: image.width, height: image.height), memoryLimit: 8 << 20)
+            scrubPictures = HoverThumbnails(
+                path: entry.path, maximumSize: .box(width: image.width, height: image.height), memoryLimit: 8 << 20)
         }
         stopMotion()
         scrub = (index, fraction)
@@ -36,10 +39,16 @@ extension BrowseApp {
 
     /// The frame of the selected tile's moving preview due now, and its number; nil while none plays.
     func movingFrame() -> (Int, RGBImage)? {
-        guard options.movingPreviews, renderer.drawsPictures, scrub == nil, let loader, entries.indices.contains(selection.index) else { return nil }
+        guard options.movingPreviews, renderer.drawsPictures, scrub == nil, let loader,
+            entries.indices.contains(selection.index)
+        else { return nil }
         let entry = entries[selection.index]
-        guard !entry.isFolder, case .ready(let facts, let image?)? = loader.state(for: entry.path), facts.duration != nil else { return nil }
-        return motion.frame(for: entry.path, size: .box(width: image.width, height: image.height), now: ProcessInfo.processInfo.systemUptime)
+        guard !entry.isFolder, case .ready(let facts, let image?)? = loader.state(for: entry.path),
+            facts.duration != nil
+        else { return nil }
+        return motion.frame(
+            for: entry.path, size: .box(width: image.width, height: image.height),
+            now: ProcessInfo.processInfo.systemUptime)
     }
 }
 
@@ -83,7 +92,8 @@ struct TileMotion {
 /// Preview frames of tiles, made (or read from the cache) one file at a time on a thread of their own and kept
 /// (bounded) in memory for the session.
 final class TilePreviews: Sendable {
-    private let made = MemoryCache<String, [RGBImage]>(budget: 24 << 20)   // (a few tiles' worth: the disk cache keeps them all)
+    // (a few tiles' worth: the disk cache keeps them all)
+    private let made = MemoryCache<String, [RGBImage]>(budget: 24 << 20)
     private let cache: ThumbnailCache?
     /// The preview being made (its key), and whether it was cancelled.
     private let job = Locked<(key: String, cancelled: Bool)?>(nil)
@@ -109,7 +119,9 @@ final class TilePreviews: Sendable {
             let cancelled: @Sendable () -> Bool = { self.job.withLock { $0?.cancelled ?? true } }
             let frames = (try? TilePreview.frames(of: path, size: size, cache: cache, isCancelled: cancelled)) ?? []
             job.withLock { j in
-                if j?.cancelled == false { made.insert(frames, for: key, cost: max(1, frames.reduce(0) { $0 + $1.pixels.count })) }
+                if j?.cancelled == false {
+                    made.insert(frames, for: key, cost: max(1, frames.reduce(0) { $0 + $1.pixels.count }))
+                }
                 j = nil
             }
         }

@@ -7,7 +7,9 @@ import Locking
 /// `scrubkit browse`: a folder as a grid of tiles — thumbnail, name and length — that come in as they are made
 /// (``TileLoader``), move (the selected tile plays its preview in place; the pointer across a tile scrubs through
 /// it), and open in the player with the folder as its playlist.
-public final class BrowseApp: @unchecked Sendable {   // unchecked: UI state on the run loop's thread only; the keyboard thread shares `events`/`quit`/`resized` (Locked, Atomic)
+// unchecked: UI state on the run loop's thread only; the keyboard thread shares `events`/`quit`/`resized` (Locked,
+// Atomic)
+public final class BrowseApp: @unchecked Sendable {
     /// How `scrubkit browse` starts.
     public struct Options: Sendable {
         /// Forced graphics (`--graphics`); nil: detect.
@@ -86,8 +88,10 @@ public final class BrowseApp: @unchecked Sendable {   // unchecked: UI state on 
 
     /// Runs until the user quits; 1 when a file opened from the grid could not be played.
     public func run() throws -> Int32 {
-        try FullScreen.run("browse", terminal: terminal, forced: options.graphics, renderer: { [unowned self] in renderer },
-                           resized: { [weak self] in self?.resized.store(true, ordering: .relaxed) }) { choice in
+        try FullScreen.run(
+            "browse", terminal: terminal, forced: options.graphics, renderer: { [unowned self] in renderer },
+            resized: { [weak self] in self?.resized.store(true, ordering: .relaxed) }
+        ) { choice in
             renderer = choice.renderer
             defer { loader?.close(); scrubPictures?.close(); motion.stop(); keyboard.stop() }
             return loop()
@@ -104,7 +108,9 @@ public final class BrowseApp: @unchecked Sendable {   // unchecked: UI state on 
             for e in pending where !quit.load(ordering: .relaxed) { handle(e) }
             if quit.load(ordering: .relaxed) { break }
             draw()
-            events.wait(until: { !$0.isEmpty }, timeout: motion.isPlaying || scrub != nil || (loader?.pending ?? 0) > 0 ? 0.03 : 0.1)
+            events.wait(
+                until: { !$0.isEmpty },
+                timeout: motion.isPlaying || scrub != nil || (loader?.pending ?? 0) > 0 ? 0.03 : 0.1)
         }
         return failures.isEmpty ? 0 : 1
     }
@@ -122,16 +128,25 @@ public final class BrowseApp: @unchecked Sendable {   // unchecked: UI state on 
     func relayout() {
         if let s = TerminalOutput.size(1) {
             screen = (s.columns, s.rows)
-            if s.pixelWidth > 0 && s.pixelHeight > 0 { cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows)) }
+            if s.pixelWidth > 0 && s.pixelHeight > 0 {
+                cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows))
+            }
         }
-        // Tiles are laid out in the screen's own pixels; their pictures have the renderer's (kitty over SSH sends half).
-        let cell = renderer.drawsPictures ? renderer.cellGeometry(cellPixels) : CellGeometry(width: 1, height: 2, wholeCells: true)
-        let screenCell = cell.wholeCells ? cell : CellGeometry(width: cellPixels.w, height: cellPixels.h, wholeCells: false)
-        layout = BrowseLayout(columns: screen.columns, rows: screen.rows, cell: screenCell, tilePixels: options.tilePixels)
+        // Tiles are laid out in the screen's own pixels; their pictures have the renderer's (kitty over SSH sends
+        // half).
+        let cell =
+            renderer.drawsPictures
+            ? renderer.cellGeometry(cellPixels) : CellGeometry(width: 1, height: 2, wholeCells: true)
+        let screenCell =
+            cell.wholeCells ? cell : CellGeometry(width: cellPixels.w, height: cellPixels.h, wholeCells: false)
+        layout = BrowseLayout(
+            columns: screen.columns, rows: screen.rows, cell: screenCell, tilePixels: options.tilePixels)
         let size = layout.pictureSize(cell: cell)
         if loader?.maximumSize != size {
             loader?.close()
-            loader = TileLoader(maximumSize: size, cache: options.cache, desktop: options.desktop, memoryBudget: layout.pictureBudget(cell: cell))
+            loader = TileLoader(
+                maximumSize: size, cache: options.cache, desktop: options.desktop,
+                memoryBudget: layout.pictureBudget(cell: cell))
         }
         selection.update(count: entries.count, layout: layout)
         stopMotion()

@@ -31,18 +31,28 @@ public enum BrowseBenchmark {
         /// One JSON object.
         public var json: String {
             func r(_ x: Double) -> String { String(format: "%.4f", x) }
-            func ms(_ p: Double) -> String { scrubMoves.isEmpty ? "null" : String(format: "%.1f", PlayerBenchmark.percentile(scrubMoves, p)) }
-            return "{\"entries\": \(entries), \"tilesOnScreen\": \(tilesOnScreen), \"firstScreenSeconds\": \(r(firstScreen)), "
-                + "\"made\": \(made), \"fromCache\": \(fromCache), \"pages\": \(pages), \"pageMedianSeconds\": \(r(pageMedian)), "
+            func ms(_ p: Double) -> String {
+                scrubMoves.isEmpty ? "null" : String(format: "%.1f", PlayerBenchmark.percentile(scrubMoves, p))
+            }
+            return
+                "{\"entries\": \(entries), \"tilesOnScreen\": \(tilesOnScreen), \"firstScreenSeconds\": "
+                    + "\(r(firstScreen)), "
+                + "\"made\": \(made), \"fromCache\": \(fromCache), \"pages\": \(pages), \"pageMedianSeconds\": "
+                    + "\(r(pageMedian)), "
                 + "\"pageSlowestSeconds\": \(r(pageSlowest)), \"rssBytes\": \(rss), \"peakRSSBytes\": \(peakRSS), "
-                + "\"keptPictureBytes\": \(keptBytes), \"pictureBudgetBytes\": \(budget), \"scrubMoves\": \(scrubMoves.count), "
-                + "\"scrubP50Ms\": \(ms(50)), \"scrubP95Ms\": \(ms(95)), \"scrubMaxMs\": \(scrubMoves.max().map { String(format: "%.1f", $0) } ?? "null")}"
+                + "\"keptPictureBytes\": \(keptBytes), \"pictureBudgetBytes\": \(budget), \"scrubMoves\": "
+                    + "\(scrubMoves.count), "
+                + "\"scrubP50Ms\": \(ms(50)), \"scrubP95Ms\": \(ms(95)), \"scrubMaxMs\": "
+                    + "\(scrubMoves.max().map { String(format: "%.1f", $0) } ?? "null")}"
         }
     }
 
     /// Measures `folder` on a `columns × rows` terminal with 10×20-pixel cells: the first screen, then `pages` more
-    /// screens (default: up to 20), then 40 pointer moves across `scrubFile`'s tile (default: the first tile with a picture and a length).
-    public static func run(folder: String, columns: Int, rows: Int, options: BrowseApp.Options, scrubFile: String?, pages: Int = 20) throws -> Report {
+    /// screens (default: up to 20), then 40 pointer moves across `scrubFile`'s tile (default: the first tile with a
+    /// picture and a length).
+    public static func run(
+        folder: String, columns: Int, rows: Int, options: BrowseApp.Options, scrubFile: String?, pages: Int = 20
+    ) throws -> Report {
         var report = Report()
         let start = ProcessInfo.processInfo.systemUptime
         let listing = try BrowseListing(folder: folder, recursive: options.recursive)
@@ -52,7 +62,8 @@ public enum BrowseBenchmark {
         let layout = BrowseLayout(columns: columns, rows: rows, cell: cell, tilePixels: options.tilePixels)
         let size = layout.pictureSize(cell: cell)
         report.budget = layout.pictureBudget(cell: cell)
-        let loader = TileLoader(maximumSize: size, cache: options.cache, desktop: options.desktop, memoryBudget: report.budget)
+        let loader = TileLoader(
+            maximumSize: size, cache: options.cache, desktop: options.desktop, memoryBudget: report.budget)
         defer { loader.close() }
         var selection = BrowseSelection(count: entries.count)
         /// Waits until every tile on screen is ready or failed; returns the seconds it took.
@@ -99,7 +110,8 @@ public enum BrowseBenchmark {
         defer { hover.close() }
         var out: [Double] = []
         for i in 0..<moves {
-            let time = MediaTime(seconds: info.duration.seconds * Double(i) / Double(max(1, moves - 1)), preferredTimescale: 1000)
+            let time = MediaTime(
+                seconds: info.duration.seconds * Double(i) / Double(max(1, moves - 1)), preferredTimescale: 1000)
             let t0 = ProcessInfo.processInfo.systemUptime
             hover.request(time)
             while hover.newest?.requested != time, hover.failure == nil { usleep(200) }

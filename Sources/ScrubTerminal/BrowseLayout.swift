@@ -28,7 +28,10 @@ public struct BrowseLayout: Sendable, Equatable {
 
     /// The layout of a `columns × rows` terminal whose pictures show `cell` pixels per cell, with tiles about
     /// `tilePixels` pixels wide (whole-cell renderers: about `tileColumns` cells) for pictures of aspect `aspect`.
-    public init(columns: Int, rows: Int, cell: CellGeometry, tilePixels: Int = 192, tileColumns: Int = 22, aspect: Double = 16.0 / 9.0) {
+    public init(
+        columns: Int, rows: Int, cell: CellGeometry, tilePixels: Int = 192, tileColumns: Int = 22,
+        aspect: Double = 16.0 / 9.0
+    ) {
         self.columns = max(8, columns)
         self.rows = max(5, rows)
         let wanted = cell.wholeCells ? tileColumns : max(8, (tilePixels + cell.width / 2) / max(1, cell.width))

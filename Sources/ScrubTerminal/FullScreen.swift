@@ -8,10 +8,13 @@ import ScrubKit
 /// `resized`. Nested (a player from `browse`), each level registers and removes its own: leaving one leaves the
 /// signals as the level above had them.
 enum FullScreen {
-    /// Runs `body` with the graphics chosen, full screen on `terminal`, for `program` (named in the refusal); `renderer`
+    /// Runs `body` with the graphics chosen, full screen on `terminal`, for `program` (named in the refusal);
+    /// `renderer`
     /// is what to clear the pictures of when it ends.
-    static func run(_ program: String, terminal: RawTerminal, forced: GraphicsKind?, renderer: @escaping () -> FrameRenderer,
-                    resized: @escaping @Sendable () -> Void, _ body: (GraphicsChoice) throws -> Int32) throws -> Int32 {
+    static func run(
+        _ program: String, terminal: RawTerminal, forced: GraphicsKind?, renderer: @escaping () -> FrameRenderer,
+        resized: @escaping @Sendable () -> Void, _ body: (GraphicsChoice) throws -> Int32
+    ) throws -> Int32 {
         guard TerminalOutput.isTerminal(1) else {
             throw TerminalError("scrubkit \(program) needs a terminal (its standard output must not be redirected)")
         }
@@ -27,7 +30,8 @@ enum FullScreen {
             if terminal.input > 0 { close(terminal.input) }   // the /dev/tty opened for keys
         }
         // The terminal is asked only with the keyboard ours (in the background its answers would reach the shell).
-        let choice = GraphicsDetection.choose(forced: forced, env: env, keyboard: terminal.hasKeyboard ? terminal.input : nil)
+        let choice = GraphicsDetection.choose(
+            forced: forced, env: env, keyboard: terminal.hasKeyboard ? terminal.input : nil)
         let resizes = ProcessSignals.onResize(resized)
         defer { resizes.cancel() }
         return try body(choice)

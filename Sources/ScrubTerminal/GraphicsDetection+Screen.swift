@@ -6,7 +6,8 @@ extension GraphicsDetection {
     /// answers would reach the shell); a forced sixel still asks for the size limit, and kitty on this machine gets
     /// pictures through files.
     public static func choose(forced: GraphicsKind?, env: [String: String], keyboard keys: Int32?) -> GraphicsChoice {
-        var choice = forced.map { GraphicsChoice(kind: $0, reason: "forced") } ?? choose(env: env, input: keys, output: 1)
+        var choice =
+            forced.map { GraphicsChoice(kind: $0, reason: "forced") } ?? choose(env: env, input: keys, output: 1)
         if choice.kind == .sixel && choice.sixelMaxWidth == nil, forced != nil, let keys,
            let limit = sixelLimit(ask(input: keys, output: 1, budget: 1.0)) {
             // Forced sixel: still ask for the size limit (a picture over it is not shown at all).

@@ -53,7 +53,8 @@ public enum GraphicsDetection {
         let trueColor = ["truecolor", "24bit"].contains(env["COLORTERM"]?.lowercased() ?? "")
         // Multiplexers swallow or mangle image protocols: half blocks are what reliably shows.
         if isMultiplexer(env) {
-            return GraphicsChoice(kind: trueColor ? .blocks : .blocks256, reason: "tmux/screen: images are not passed through")
+            return GraphicsChoice(
+                kind: trueColor ? .blocks : .blocks256, reason: "tmux/screen: images are not passed through")
         }
         if term == "dumb" { return GraphicsChoice(kind: GraphicsKind.none, reason: "TERM=dumb") }
         if isKitty(env) || term == "xterm-ghostty" { return GraphicsChoice(kind: .kitty) }
@@ -75,7 +76,9 @@ public enum GraphicsDetection {
     public static func refusal(forcing kind: GraphicsKind, env: [String: String]) -> String? {
         let pixel: Set<GraphicsKind> = [.kitty, .iterm, .sixel]
         if pixel.contains(kind) && isMultiplexer(env) {
-            return "--graphics \(kind.rawValue) cannot be shown inside tmux or screen (they do not pass images through); use --graphics blocks, or run scrubkit outside the multiplexer"
+            return
+                "--graphics \(kind.rawValue) cannot be shown inside tmux or screen (they do not pass images through); "
+                    + "use --graphics blocks, or run scrubkit outside the multiplexer"
         }
         if isKitty(env) && (kind == .iterm || kind == .sixel) {
             return "kitty does not show \(kind == .iterm ? "iTerm2 inline images" : "sixel"); use --graphics kitty"
@@ -109,25 +112,32 @@ public enum GraphicsDetection {
             let n = r.dropFirst(3).dropLast().split(separator: ";").compactMap { Int($0) }
             if n.count >= 4, n[1] == 0, n[2] > 0, n[3] > 0 { return (n[2], n[3]) }
         }
-        if replies.contains(where: { $0.hasPrefix("\u{1B}P>|") && $0.lowercased().contains("xterm") }) { return (1000, 1000) }
+        if replies.contains(where: { $0.hasPrefix("\u{1B}P>|") && $0.lowercased().contains("xterm") }) {
+            return (1000, 1000)
+        }
         return nil
     }
 
     /// Environment, then queries on the raw terminal (`input` must already be in raw mode), then half blocks.
-    public static func detect(env: [String: String], input: Int32, output: Int32, budget: Double = 1.0) -> GraphicsKind {
+    public static func detect(env: [String: String], input: Int32, output: Int32, budget: Double = 1.0) -> GraphicsKind
+    {
         choose(env: env, input: input, output: output, budget: budget).kind
     }
 
     /// As ``detect(env:input:output:budget:)``, with the reason and the sixel limit. `input` nil: the keyboard is not
     /// ours (in the background, or no terminal to read): the terminal is not asked, whose answers would otherwise
     /// land in the shell's input.
-    public static func choose(env: [String: String], input: Int32?, output: Int32, budget: Double = 1.0) -> GraphicsChoice {
+    public static func choose(
+        env: [String: String], input: Int32?, output: Int32, budget: Double = 1.0
+    ) -> GraphicsChoice {
         var choice = choiceFromEnvironment(env)
         // Only a sixel choice (or none yet) needs the terminal's answers.
         if let c = choice, c.kind != .sixel { return c }
         let trueColor = ["truecolor", "24bit"].contains(env["COLORTERM"]?.lowercased() ?? "")
         guard let input else {
-            return choice ?? GraphicsChoice(kind: trueColor ? .blocks : .blocks256, reason: "terminal not asked: in the background")
+            return choice
+                ?? GraphicsChoice(
+                    kind: trueColor ? .blocks : .blocks256, reason: "terminal not asked: in the background")
         }
         let replies = ask(input: input, output: output, budget: budget)
         if choice == nil {
@@ -143,7 +153,8 @@ public enum GraphicsDetection {
     }
 
     /// Where to put picture files for kitty, when it reads this machine's files: a 1×1 picture file is offered with a
-    /// query (`a=q,t=t`) and kitty answers OK only when it could read it — on the same machine, not over SSH. Tried in
+    /// query (`a=q,t=t`) and kitty answers OK only when it could read it — on the same machine, not over SSH. Tried
+    /// in
     /// `/dev/shm` (memory), then the temporary directory; nil when kitty says no, does not answer, or
     /// `SCRUBKIT_KITTY_TRANSFER=direct` asks for pixels in the escape sequences. `input` must be in raw mode.
     public static func kittyFileDirectory(input: Int32, output: Int32, budget: Double = 1.0,
@@ -153,7 +164,10 @@ public enum GraphicsDetection {
         let candidates = places.filter { access($0, W_OK) == 0 }
         guard let dir = candidates.first else { return nil }
         let probe = "\(dir)/\(KittyRenderer.filePrefix)probe.rgb"
-        guard (try? FileIO.replace(probe, with: [0, 0, 0], temporary: probe + ".part", mode: 0o600, durability: .none)) != nil else { return nil }
+        guard
+            (try? FileIO.replace(probe, with: [0, 0, 0], temporary: probe + ".part", mode: 0o600, durability: .none))
+                != nil
+        else { return nil }
         defer { unlink(probe) }
         let query = "\u{1B}_Gi=32,s=1,v=1,a=q,t=t,f=24;\(Data(probe.utf8).base64EncodedString())\u{1B}\\\u{1B}[c"
         return kittyReadsFiles(ask(input: input, output: output, budget: budget, queries: query)) ? dir : nil
@@ -167,8 +181,10 @@ public enum GraphicsDetection {
     /// Sends the queries and collects the replies until DA1 (the last one) arrives or `budget` seconds pass.
     /// By default XTVERSION, kitty graphics query (a 1×1 image that is never stored), XTSMGRAPHICS (sixel geometry),
     /// DSR, DA1; `queries` must end with DA1.
-    static func ask(input: Int32, output: Int32, budget: Double,
-                    queries: String = "\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[6n\u{1B}[c") -> [String] {
+    static func ask(
+        input: Int32, output: Int32, budget: Double,
+        queries: String = "\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[6n\u{1B}[c"
+    ) -> [String] {
         TerminalOutput.write(queries, to: output)
         var decoder = KeyDecoder()
         var replies: [String] = []

@@ -23,8 +23,11 @@ public struct HoverPreviewBox: Sendable, Equatable {
 
     /// The box for a pointer at `pointerColumn` in `layout`, drawn by `renderer` (nil, or one that draws no pictures:
     /// label only) with cells of `cellPixels`, for a video of display `aspect` (nil: no picture, label only).
-    public init(layout: PlayerLayout, renderer: FrameRenderer?, cellPixels: (w: Int, h: Int), aspect: Double?, pointerColumn: Int) {
-        let bottom = (layout.hasLoudnessStrip ? layout.loudnessRow : layout.barRow) - 1   // last row the box may use
+    public init(
+        layout: PlayerLayout, renderer: FrameRenderer?, cellPixels: (w: Int, h: Int), aspect: Double?,
+        pointerColumn: Int
+    ) {
+        let bottom = (layout.hasLoudnessStrip ? layout.loudnessRow : layout.barRow) - 1  // last row the box may use
         // About a quarter of the width (16–48 cells): big enough to recognise a scene in half blocks.
         var cells = min(48, max(16, layout.columns / 4))
         var pixels = (0, 0), rows = 0
@@ -65,7 +68,9 @@ public struct HoverPreviewBox: Sendable, Equatable {
     /// Spaces over the whole box (label and picture rows), in the default colours.
     public func erase() -> String {
         let blank = String(repeating: " ", count: columns)
-        return (labelRow...max(labelRow, pictureRow + pictureRows - 1)).map { "\u{1B}[\($0 + 1);\(column + 1)H\u{1B}[0m" + blank }.joined()
+        return (labelRow...max(labelRow, pictureRow + pictureRows - 1)).map {
+            "\u{1B}[\($0 + 1);\(column + 1)H\u{1B}[0m" + blank
+        }.joined()
     }
 }
 
@@ -89,7 +94,9 @@ public struct HoverPreview {
     /// Before the main picture: `erase` (the overlay and the cells of a box that moved or went) and whether the main
     /// picture must be drawn again (it was under a box that moved or went, and `renderer` overwrites cells). `box` is
     /// where the preview goes now (for the pointer), `answer` the newest picture.
-    public mutating func plan(box: HoverPreviewBox, answer: HoverThumbnails.Answer?, renderer: FrameRenderer) -> (erase: String, needsPicture: Bool) {
+    public mutating func plan(
+        box: HoverPreviewBox, answer: HoverThumbnails.Answer?, renderer: FrameRenderer
+    ) -> (erase: String, needsPicture: Bool) {
         let overlayPersists = renderer.overlayPersists
         guard let pointer else {
             planned = nil
@@ -105,14 +112,17 @@ public struct HoverPreview {
 
     /// After the main picture (`painted`: one was drawn this refresh, over the preview's cells unless the overlay
     /// persists): the preview's picture and its label, when something changed or was drawn over.
-    public mutating func draw(painted: Bool, renderer: FrameRenderer, cellPixels: (w: Int, h: Int), color: Bool) -> (picture: String, label: String) {
+    public mutating func draw(
+        painted: Bool, renderer: FrameRenderer, cellPixels: (w: Int, h: Int), color: Bool
+    ) -> (picture: String, label: String) {
         guard let p = planned, let pointer else { return ("", "") }
         planned = nil
         guard p.changed || (painted && !p.persists) else { return ("", "") }
         shown = (p.box, p.answer?.serial ?? -1, pointer.time)
         var picture = ""
         if let answer = p.answer, p.box.pictureRows > 0 {
-            picture = renderer.drawOverlay(answer.thumbnail.image, column: p.box.column, row: p.box.pictureRow, cellPixels: cellPixels)
+            picture = renderer.drawOverlay(
+                answer.thumbnail.image, column: p.box.column, row: p.box.pictureRow, cellPixels: cellPixels)
         }
         return (picture, p.box.label(pointer.time, color: color))
     }

@@ -60,7 +60,9 @@ public struct KeyDecoder: Sendable {
             var i = 2
             while i < b.count {
                 if b[i] == 0x07 { return (.reply(String(decoding: b[0...i], as: UTF8.self)), i + 1) }
-                if b[i] == 0x1B && i + 1 < b.count && b[i + 1] == 0x5C { return (.reply(String(decoding: b[0...(i + 1)], as: UTF8.self)), i + 2) }
+                if b[i] == 0x1B && i + 1 < b.count && b[i + 1] == 0x5C {
+                    return (.reply(String(decoding: b[0...(i + 1)], as: UTF8.self)), i + 2)
+                }
                 i += 1
             }
             // Not terminated yet: wait (a late reply may arrive in pieces over a slow link) — but never without end:

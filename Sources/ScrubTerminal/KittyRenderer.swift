@@ -34,19 +34,25 @@ public struct KittyRenderer: FrameRenderer {
     /// while kitty has not read the last one.
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         // z=-1: under the text, so a label written over the picture (the hover preview's time) shows.
-        guard fileDirectory == nil else { return place(image, column: column, row: row, id: 1, z: -1, cellPixels: cellPixels) }
+        guard fileDirectory == nil else {
+            return place(image, column: column, row: row, id: 1, z: -1, cellPixels: cellPixels)
+        }
         let old = Self.shown.load(ordering: .relaxed), id = old == 1 ? 3 : 1
         Self.shown.store(id, ordering: .relaxed)
-        return place(image, column: column, row: row, id: id, z: -1, cellPixels: cellPixels) + "\u{1B}_Ga=d,d=I,i=\(old),q=2\u{1B}\\"
+        return place(image, column: column, row: row, id: id, z: -1, cellPixels: cellPixels)
+            + "\u{1B}_Ga=d,d=I,i=\(old),q=2\u{1B}\\"
     }
 
     /// The cells' pixels, divided by ``reduction`` in the escape codes.
     public func cellGeometry(_ cellPixels: (w: Int, h: Int)) -> CellGeometry {
-        CellGeometry(width: max(1, cellPixels.w / reduction), height: max(1, cellPixels.h / reduction), wholeCells: false)
+        CellGeometry(
+            width: max(1, cellPixels.w / reduction), height: max(1, cellPixels.h / reduction), wholeCells: false)
     }
 
     /// The cells' pixels (divided by ``reduction`` in the escape codes).
-    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+    public func pixelSize(
+        columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double
+    ) -> (width: Int, height: Int) {
         Self.fit(columns * max(1, cellPixels.w / reduction), rows * max(1, cellPixels.h / reduction), aspect: aspect)
     }
 
@@ -73,13 +79,16 @@ public struct KittyRenderer: FrameRenderer {
     /// Outside the synchronized update (kitty's pending-mode buffer is bounded).
     public var writesPicturesUnsynchronized: Bool { true }
 
-    private func place(_ image: RGBImage, column: Int, row: Int, id: Int, z: Int, cellPixels: (w: Int, h: Int)) -> String {
+    private func place(
+        _ image: RGBImage, column: Int, row: Int, id: Int, z: Int, cellPixels: (w: Int, h: Int)
+    ) -> String {
         let at = "\u{1B}[\(row + 1);\(column + 1)H"
         var head = "a=T,f=24,s=\(image.width),v=\(image.height),i=\(id),p=1,z=\(z),q=2,C=1"
         if reduction > 1 {
             // Shown over the cells it was made for: kitty scales it up.
             let cell = cellGeometry(cellPixels)
-            head += ",c=\((image.width + cell.width - 1) / cell.width),r=\((image.height + cell.height - 1) / cell.height)"
+            head +=
+                ",c=\((image.width + cell.width - 1) / cell.width),r=\((image.height + cell.height - 1) / cell.height)"
         }
         if let dir = fileDirectory {
             // Paced by kitty itself: while the last picture's file is still there kitty has not read it, and this
@@ -95,7 +104,9 @@ public struct KittyRenderer: FrameRenderer {
             // A file kitty reads and deletes (written whole, then renamed: never read half-written).
             let n = Self.fileCount.add(1, ordering: .relaxed).newValue
             let path = "\(dir)/\(Self.filePrefix)\(n).rgb"
-            if (try? FileIO.replace(path, with: image.pixels, temporary: path + ".part", mode: 0o600, durability: .none)) != nil {
+            let written: Void? = try? FileIO.replace(
+                path, with: image.pixels, temporary: path + ".part", mode: 0o600, durability: .none)
+            if written != nil {
                 if id == 1 { Self.unread.withLock { $0 = (path, Date().timeIntervalSince1970) } }
                 Self.directoriesUsed.withLock { _ = $0.insert(dir) }
                 return at + "\u{1B}_G\(head),t=t;\(Data(path.utf8).base64EncodedString())\u{1B}\\"

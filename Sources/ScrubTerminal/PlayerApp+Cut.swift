@@ -27,7 +27,8 @@ struct LoopMarks {
     /// The status line's words: "A 0:02.0", "A-B 0:02.0–0:05.0", or "" (times from `start`).
     func label(start: MediaTime) -> String {
         switch (a, b) {
-        case (let a?, let b?): return "A-B \((a - start).formatted(fractionDigits: 1))–\((b - start).formatted(fractionDigits: 1))"
+        case (let a?, let b?):
+            return "A-B \((a - start).formatted(fractionDigits: 1))–\((b - start).formatted(fractionDigits: 1))"
         case (let a?, nil): return "A \((a - start).formatted(fractionDigits: 1))"
         default: return ""
         }
@@ -46,9 +47,13 @@ extension PlayerApp {
         }
         let start = player.startTime
         let (from, to) = (a - start, b - start)
-        let output = FileIO.unusedPath(LosslessCut.defaultOutput(for: path, from: LosslessCut.nameLabel(from), to: LosslessCut.nameLabel(to),
-                                                                directory: options.cutDirectory))
-        notice.withLock { $0 = ("cutting \(from.formatted(fractionDigits: 1))–\(to.formatted(fractionDigits: 1))…", now + 60) }
+        let output = FileIO.unusedPath(
+            LosslessCut.defaultOutput(
+                for: path, from: LosslessCut.nameLabel(from), to: LosslessCut.nameLabel(to),
+                directory: options.cutDirectory))
+        notice.withLock {
+            $0 = ("cutting \(from.formatted(fractionDigits: 1))–\(to.formatted(fractionDigits: 1))…", now + 60)
+        }
         lastStatus = ""
         let (path, notice, clock) = (path, notice, player.clock)
         NamedThread.start("scrubkit.cut") {

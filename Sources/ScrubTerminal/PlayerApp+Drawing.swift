@@ -15,8 +15,10 @@ extension PlayerApp {
             if problem != soundProblemSeen { soundProblemSeen = problem; soundNoticeUntil = now + 5 }
             return now < soundNoticeUntil ? "no sound (\(problem))" : "no sound"
         }
-        let level = (s.streamCount > 1 ? "audio \(s.streamNumber)/\(s.streamCount) " : "")
-            + (s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%") + (player.playsScrubSound ? "" : ", scrub sound off")
+        let level =
+            (s.streamCount > 1 ? "audio \(s.streamNumber)/\(s.streamCount) " : "")
+            + (s.isMuted ? "muted" : "vol \(Int((s.volume * 100).rounded()))%")
+            + (player.playsScrubSound ? "" : ", scrub sound off")
         return level
     }
 
@@ -30,8 +32,9 @@ extension PlayerApp {
         var out = ""
         let now = player.clock.now()
         let pointerColumn = hoverPreview.pointer?.column ?? 0
-        let hoverPlan = hoverPreview.plan(box: hoverBox(pointerColumn: pointerColumn, pictures: hover != nil && hover?.failure == nil, info),
-                                          answer: hover?.newest, renderer: renderer)
+        let hoverPlan = hoverPreview.plan(
+            box: hoverBox(pointerColumn: pointerColumn, pictures: hover != nil && hover?.failure == nil, info),
+            answer: hover?.newest, renderer: renderer)
         // Pacing: the next picture waits until the terminal had as long as the last one took to write.
         // kitty's pictures go outside the synchronized update: kitty holds what comes inside one in a bounded
         // buffer, and a large picture overflowed it (no picture shown, "too much data in pending mode").
@@ -41,7 +44,8 @@ extension PlayerApp {
         // One reading of the player for the picture, the bar and the status line.
         let snap = player.snapshot(takingFrame: renderer.drawsPictures && now - lastPictureAt >= lastPictureCost)
         // Subtitles, read once: bitmap ones are drawn into the picture, text goes in the rows under it.
-        let subtitles: (cues: [SubtitleCue], problem: MediaError?) = showsSubtitles ? player.subtitles(at: snap.frame?.time ?? snap.time) : ([], nil)
+        let subtitles: (cues: [SubtitleCue], problem: MediaError?) =
+            showsSubtitles ? player.subtitles(at: snap.frame?.time ?? snap.time) : ([], nil)
         let bitmaps = subtitles.cues.filter { !$0.pictures.isEmpty }
         let bitmapsChanged = bitmaps.map(\.start) != bitmapsDrawn
         if let frame = snap.frame {
@@ -57,7 +61,8 @@ extension PlayerApp {
             lastImageUnpainted = picture.isEmpty
             bitmapsDrawn = bitmaps.map(\.start)
         }
-        let overlay = hoverPreview.draw(painted: !picture.isEmpty, renderer: renderer, cellPixels: cellPixels, color: composer.color)
+        let overlay = hoverPreview.draw(
+            painted: !picture.isEmpty, renderer: renderer, cellPixels: cellPixels, color: composer.color)
         if renderer.writesPicturesUnsynchronized {
             unsynchronized = picture + overlay.picture
             out += hoverPlan.erase + overlay.label
@@ -66,8 +71,9 @@ extension PlayerApp {
         }
         let current = snap.time, start = snap.start, span = snap.seekableSpan
         shownTime = current
-        var line = StatusLine(playing: snap.rate > 0, current: current - start, duration: snap.duration, rate: rates[rateIndex],
-                              exactSeeks: exact, graphics: graphicsLabel, dropped: player.frameStatistics.dropped)
+        var line = StatusLine(
+            playing: snap.rate > 0, current: current - start, duration: snap.duration, rate: rates[rateIndex],
+            exactSeeks: exact, graphics: graphicsLabel, dropped: player.frameStatistics.dropped)
         line.sound = soundLabel(now: now)
         line.problem = player.readingStatus.description
         let chapters = info?.chapters ?? []
@@ -82,7 +88,8 @@ extension PlayerApp {
         let fraction = snap.fraction
         let spans = span.isNumeric && span > .zero
         let ticks = spans ? chapters.dropFirst().map { ($0.start - start).fraction(of: span) } : []
-        let marks = spans ? loopMarks.marks.map { (fraction: ($0.time - start).fraction(of: span), letter: $0.letter) } : []
+        let marks =
+            spans ? loopMarks.marks.map { (fraction: ($0.time - start).fraction(of: span), letter: $0.letter) } : []
         let status = composer.status(layout: layout, line: line, fraction: fraction, ticks: ticks, marks: marks)
         if status != lastStatus { out += status; lastStatus = status }
         if !hoverPlan.erase.isEmpty { loudnessDrawn = -1; tallDrawn = nil }   // (an erased box may have covered them)

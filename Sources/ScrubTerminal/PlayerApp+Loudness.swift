@@ -19,7 +19,8 @@ extension PlayerApp {
         guard Loudness.isScannedWhole(path) else { return }
         let strip = loudness, path = self.path
         loudnessScan = Task.detached(priority: .utility) {
-            for await bucket in Loudness.buckets(of: path, count: PlayerApp.loudnessBuckets, streamNumber: streamNumber) {
+            for await bucket in Loudness.buckets(of: path, count: PlayerApp.loudnessBuckets, streamNumber: streamNumber)
+            {
                 strip.withLock { $0.set(bucket.index, peak: bucket.peak) }
             }
         }
@@ -28,7 +29,9 @@ extension PlayerApp {
     /// What measures a URL's loudness as its sound plays, into `strip` (nil for a local file: it is scanned).
     static func loudnessMeter(for path: String, strip: Locked<LoudnessStrip>) -> LoudnessMeter? {
         guard !Loudness.isScannedWhole(path) else { return nil }
-        return LoudnessMeter(count: PlayerApp.loudnessBuckets) { bucket in strip.withLock { $0.set(bucket.index, peak: bucket.peak) } }
+        return LoudnessMeter(count: PlayerApp.loudnessBuckets) { bucket in
+            strip.withLock { $0.set(bucket.index, peak: bucket.peak) }
+        }
     }
 
     /// The strip's row, when it changed since last drawn (new buckets, a resize).
@@ -37,7 +40,8 @@ extension PlayerApp {
         let (strip, measured) = loudness.withLock { ($0, $0.measured) }
         guard measured != loudnessDrawn else { return "" }
         loudnessDrawn = measured
-        return "\u{1B}[\(layout.loudnessRow + 1);\(layout.bar.origin + 1)H" + strip.render(bar: layout.bar, color: composer.color)
+        return "\u{1B}[\(layout.loudnessRow + 1);\(layout.bar.origin + 1)H"
+            + strip.render(bar: layout.bar, color: composer.color)
     }
 
     /// The big loudness picture of a file with only sound, when the measured buckets or the played part changed.
@@ -49,6 +53,7 @@ extension PlayerApp {
         tallDrawn = (measured, played)
         // (A margin row above and below: the picture area's middle rows.)
         let rows = max(1, layout.pictureRows - 2)
-        return strip.renderTall(bar: layout.bar, top: (layout.pictureRows - rows) / 2, rows: rows, played: fraction, color: composer.color)
+        return strip.renderTall(
+            bar: layout.bar, top: (layout.pictureRows - rows) / 2, rows: rows, played: fraction, color: composer.color)
     }
 }

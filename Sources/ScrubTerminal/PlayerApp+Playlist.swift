@@ -17,7 +17,12 @@ extension PlayerApp {
                 guard playlist.entries.count > 1 else { throw TerminalError(problem.reason) }
                 failures.append("scrubkit: \(problem)")
                 failedInARow += 1
-                notice.withLock { $0 = ("skipped \(playlist.position) \(BatchNaming.fileName(path)): \(problem.reason)", player.clock.now() + 6) }
+                notice.withLock {
+                    $0 = (
+                        "skipped \(playlist.position) \(BatchNaming.fileName(path)): \(problem.reason)",
+                        player.clock.now() + 6
+                    )
+                }
                 guard failedInARow < playlist.entries.count else { break }
                 // (Going back past a first entry that cannot be played: on to the one we came from.)
                 if !playlist.advance(by: step) {
@@ -66,7 +71,9 @@ extension PlayerApp {
         let info = player.mediaInfo
         renderer = (info?.hasVideo ?? false) ? pictureRenderer : NoGraphicsRenderer()
         composer = PlayerFrameComposer(renderer: renderer, color: TerminalOutput.colorAllowed(1))
-        if info?.hasAudio == true, info?.duration.isNumeric == true { startLoudness(streamNumber: options.sound?.streamNumber) }
+        if info?.hasAudio == true, info?.duration.isNumeric == true {
+            startLoudness(streamNumber: options.sound?.streamNumber)
+        }
         player.actionAtItemEnd = options.loop ? .loop : .pause
         setUpSubtitles()
         let serial = entrySerial

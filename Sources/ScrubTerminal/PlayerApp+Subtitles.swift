@@ -29,7 +29,9 @@ extension PlayerApp {
         case .file(let path): player.subtitleTrack = tracks.firstIndex { $0.source == .file(path) }
         case .number(let n):
             player.subtitleTrack = n <= tracks.count ? n - 1 : nil
-            if n > tracks.count { say("no subtitle track \(n) (\(tracks.count == 0 ? "the file has none" : "it has \(tracks.count)"))") }
+            if n > tracks.count {
+                say("no subtitle track \(n) (\(tracks.count == 0 ? "the file has none" : "it has \(tracks.count)"))")
+            }
         }
         player.subtitleDelay = MediaTime(seconds: subtitleDelay, preferredTimescale: 1000)
         resized.store(true, ordering: .relaxed)   // (rows for them, or none)
@@ -37,7 +39,9 @@ extension PlayerApp {
 
     /// `v`: subtitles shown or hidden (the track stays chosen).
     func toggleSubtitles() {
-        guard player.subtitleTrack != nil else { say(player.subtitleTracks.isEmpty ? "no subtitles" : "subtitles off (j chooses a track)"); return }
+        guard player.subtitleTrack != nil else {
+            say(player.subtitleTracks.isEmpty ? "no subtitles" : "subtitles off (j chooses a track)"); return
+        }
         subtitlesVisible.toggle()
         say(subtitlesVisible ? "subtitles shown" : "subtitles hidden")
         resized.store(true, ordering: .relaxed)
@@ -86,8 +90,14 @@ extension PlayerApp {
             return SubtitleText([], width: 1, maxRows: 0).render(layout: self.layout, color: self.composer.color)
         }
         guard let track = player.subtitleTrack, tracks.indices.contains(track) else { return ("sub off", blank()) }
-        var status = "sub \(track + 1)/\(tracks.count) \(tracks[track].label)" + (subtitleDelay != 0 ? " " + PlayerApp.signedSeconds(subtitleDelay) : "")
-        if !subtitlesVisible { status += " (hidden)" } else if let problem = shown.problem { status += " (cannot be read: \(problem.reason))" }
+        var status =
+            "sub \(track + 1)/\(tracks.count) \(tracks[track].label)"
+            + (subtitleDelay != 0 ? " " + PlayerApp.signedSeconds(subtitleDelay) : "")
+        if !subtitlesVisible {
+            status += " (hidden)"
+        } else if let problem = shown.problem {
+            status += " (cannot be read: \(problem.reason))"
+        }
         guard subtitlesVisible, layout.subtitleRows > 0 else { return (status, subtitlesVisible ? "" : blank()) }
         let text = SubtitleText(shown.cues.flatMap(\.lines), width: layout.columns - 2, maxRows: layout.subtitleRows)
         guard text != subtitleDrawn else { return (status, "") }

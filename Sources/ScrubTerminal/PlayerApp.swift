@@ -7,7 +7,8 @@ import Locking
 /// `scrubkit play`: a full-screen scrubber. Keys and mouse drive a `Player`; a render loop draws the newest frame
 /// and the slider bar ~30 times a second (only what changed). A ``Playlist``'s entries play in turn, each with a
 /// player of its own (PlayerApp+Playlist.swift).
-public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on the run loop's thread only; the input thread shares `events`/`quit` (Locked, Atomic)
+// unchecked: UI state on the run loop's thread only; the input thread shares `events`/`quit` (Locked, Atomic)
+public final class PlayerApp: @unchecked Sendable {
     /// How `scrubkit play` starts.
     public struct Options: Sendable {
         /// Forced graphics (`--graphics`); nil: detect from the environment and the terminal.
@@ -154,8 +155,11 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     func handleResize(_ info: PlayerMediaInfo?) {
         guard resized.exchange(false, ordering: .relaxed) else { return }
         if let s = TerminalOutput.size(1) {
-            layout = PlayerLayout(columns: s.columns, rows: s.rows, hasLoudnessStrip: showsLoudness, subtitles: showsSubtitles)
-            if s.pixelWidth > 0 && s.pixelHeight > 0 { cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows)) }
+            layout = PlayerLayout(
+                columns: s.columns, rows: s.rows, hasLoudnessStrip: showsLoudness, subtitles: showsSubtitles)
+            if s.pixelWidth > 0 && s.pixelHeight > 0 {
+                cellPixels = (max(1, s.pixelWidth / s.columns), max(1, s.pixelHeight / s.rows))
+            }
         }
         terminal.write(renderer.clear() + "\u{1B}[0m\u{1B}[2J")
         lastStatus = ""
@@ -169,8 +173,11 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
         if info?.hasVideo == true, renderer.drawsPictures {
             let box = hoverBox(pointerColumn: 0, pictures: true, info)
             let size = MaximumSize.box(width: box.pixelWidth, height: box.pixelHeight)
-            if box.pixelWidth == 0 { hover?.close(); hover = nil }
-            else if hover?.maximumSize != size { hover?.close(); hover = HoverThumbnails(path: path, maximumSize: size) }
+            if box.pixelWidth == 0 {
+                hover?.close(); hover = nil
+            } else if hover?.maximumSize != size {
+                hover?.close(); hover = HoverThumbnails(path: path, maximumSize: size)
+            }
             if let p = hoverPreview.pointer { hover?.request(p.time) }
         }
         // Redecode the current picture at the new size (also when paused).
@@ -247,11 +254,16 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
             if pressed && (button == 0 && onBar || button == 32 && dragging) {
                 player.cancelSettle()   // the mouse takes over from a key jump still settling
                 dragging = true
-                if player.duration.isNumeric { player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: true) }
+                if player.duration.isNumeric {
+                    player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: true)
+                }
             } else if !pressed && dragging {
                 dragging = false
-                if player.duration.isNumeric { player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: false) }
-                else { player.jump(toFraction: layout.bar.fraction(forColumn: column)) }
+                if player.duration.isNumeric {
+                    player.seek(toFraction: layout.bar.fraction(forColumn: column), dragging: false)
+                } else {
+                    player.jump(toFraction: layout.bar.fraction(forColumn: column))
+                }
             }
         default: break
         }
@@ -261,7 +273,9 @@ public final class PlayerApp: @unchecked Sendable {   // unchecked: UI state on 
     func hoverMoved(to column: Int?) {
         let span = player.seekableSpan
         guard let column, span.isNumeric, span > .zero else { hoverPreview.pointer = nil; return }
-        let time = MediaTime.time(atFraction: layout.bar.fraction(forColumn: column), of: MediaTimeRange(start: player.startTime, duration: span))
+        let time = MediaTime.time(
+            atFraction: layout.bar.fraction(forColumn: column),
+            of: MediaTimeRange(start: player.startTime, duration: span))
         guard hoverPreview.pointer?.time != time || hoverPreview.pointer?.column != column else { return }
         hoverPreview.pointer = (column, time)
         hover?.request(time)

@@ -34,7 +34,9 @@ final class BenchSession {
         clock = player.clock
         _ = player.waitUntilReady(timeout: 30)
         if case .failed(let e) = player.status { throw e }
-        guard let info = player.mediaInfo, info.hasVideo else { throw MediaError(.noVideo, path: path, "no video to play") }
+        guard let info = player.mediaInfo, info.hasVideo else {
+            throw MediaError(.noVideo, path: path, "no video to play")
+        }
         self.info = info
         self.path = path
         self.kind = kind
@@ -57,7 +59,8 @@ final class BenchSession {
             let cues = player.subtitles(at: f.time).cues
             let bitmaps = cues.filter { !$0.pictures.isEmpty }
             if !bitmaps.isEmpty { image = image.drawing(bitmaps, text: false) }
-            rows = SubtitleText(cues.flatMap(\.lines), width: layout.columns - 2, maxRows: layout.subtitleRows).render(layout: layout, color: true)
+            rows = SubtitleText(cues.flatMap(\.lines), width: layout.columns - 2, maxRows: layout.subtitleRows).render(
+                layout: layout, color: true)
             if playing { subtitleCosts.append(clock.now() - began); if !cues.isEmpty { subtitled += 1 } }
         }
         let n = composer.paint(image, geometry: geometry, cellPixels: (8, 16)).utf8.count + rows.utf8.count
@@ -69,7 +72,9 @@ final class BenchSession {
     /// Plays from the start for `seconds` in real time, pausing at a third and seeking 2 s ahead at two thirds;
     /// returns the seconds it took and the pause's length.
     func play(seconds: Double) -> (elapsed: Double, pause: Double) {
-        _ = PlayerBenchmark.waitSeek(player) { player.seek(to: info.start, toleranceBefore: .zero, toleranceAfter: .zero, completion: $0) }
+        _ = PlayerBenchmark.waitSeek(player) {
+            player.seek(to: info.start, toleranceBefore: .zero, toleranceAfter: .zero, completion: $0)
+        }
         let start = clock.now()
         let pause = min(0.5, seconds / 10)
         var paused = false, sought = false
@@ -105,7 +110,9 @@ final class BenchSession {
             let f = Double(rng.next() % 10_000) / 10_000
             let target = MediaTime.time(atFraction: f, of: MediaTimeRange(start: info.start, duration: span))
             let t0 = clock.now()
-            player.seek(to: target, toleranceBefore: exact ? .zero : .positiveInfinity, toleranceAfter: exact ? .zero : .positiveInfinity)
+            player.seek(
+                to: target, toleranceBefore: exact ? .zero : .positiveInfinity,
+                toleranceAfter: exact ? .zero : .positiveInfinity)
             while (clock.now() - t0) < 5 {
                 if !player.isSeeking, let frame = player.frameForDisplay() { paint(frame); break }
                 usleep(500)
@@ -118,13 +125,16 @@ final class BenchSession {
     /// While playing, a sweep of the pointer along the bar, then `count` jumps to random columns: seconds from each
     /// move to a hover preview painted for it (nil when the terminal has no room for one).
     func hovers(_ count: Int, span: MediaTime, rng: inout SplitMix) -> (sweep: [Double], jumps: [Double])? {
-        let box = HoverPreviewBox(layout: layout, renderer: kind.renderer, cellPixels: (8, 16), aspect: aspect, pointerColumn: 0)
+        let box = HoverPreviewBox(
+            layout: layout, renderer: kind.renderer, cellPixels: (8, 16), aspect: aspect, pointerColumn: 0)
         guard count > 0, box.pixelWidth > 0 else { return nil }
         // Each pattern starts with nothing kept (a fresh decoder), as when the pointer first reaches the bar.
         var hover = HoverThumbnails(path: path, maximumSize: .box(width: box.pixelWidth, height: box.pixelHeight))
         defer { hover.close() }
         let range = MediaTimeRange(start: info.start, duration: span)
-        func time(at column: Int) -> MediaTime { MediaTime.time(atFraction: layout.bar.fraction(forColumn: column), of: range) }
+        func time(at column: Int) -> MediaTime {
+            MediaTime.time(atFraction: layout.bar.fraction(forColumn: column), of: range)
+        }
         var shownSerial = -1
         var pending: [(time: MediaTime, at: Double)] = []
         /// Paints what is due (a video frame, a new preview); a preview answering a pending move settles it and the
@@ -133,7 +143,10 @@ final class BenchSession {
             if let f = player.frameForDisplay() { paint(f) }
             guard let a = hover.newest, a.serial != shownSerial else { return }
             shownSerial = a.serial
-            bytes += composer.renderer.drawOverlay(a.thumbnail.image, column: box.column, row: box.pictureRow, cellPixels: (8, 16)).utf8.count
+            bytes +=
+                composer.renderer.drawOverlay(
+                    a.thumbnail.image, column: box.column, row: box.pictureRow, cellPixels: (8, 16)
+                ).utf8.count
             guard let k = pending.lastIndex(where: { $0.time == a.requested }) else { return }
             let now = clock.now()
             out += pending[...k].map { now - $0.at }

@@ -5,7 +5,8 @@ import ScrubKit
 
 /// `scrubkit play --bench`: plays to a null terminal in real time (with a pause at a third and an exact seek 2 s ahead
 /// at two thirds, which sync must survive), then runs scripted seeks, then moves a pointer over the bar while playing
-/// (hover previews), and reports frames shown/dropped, seek → frame-painted and pointer move → preview-painted latency
+/// (hover previews), and reports frames shown/dropped, seek → frame-painted and pointer move → preview-painted
+/// latency
 /// percentiles. Everything a real screen costs is done (decode, scale, compose escape
 /// sequences) except the write to a terminal. With sound, the sound plays (and leads the clock) as in `scrubkit play`.
 public enum PlayerBenchmark {
@@ -56,7 +57,8 @@ public enum PlayerBenchmark {
     }
 
     /// Plays `path` for `seconds` on a null terminal of `columns × rows` with `kind` graphics (sound as `sound`
-    /// says; nil: silent), then `seeks` keyframe and `seeks` exact seeks, then a sweep and `hovers` jumps of the pointer
+    /// says; nil: silent), then `seeks` keyframe and `seeks` exact seeks, then a sweep and `hovers` jumps of the
+    /// pointer
     /// over the bar while playing; throws when the file cannot be played.
     public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20,
                            hovers: Int = 40, sound: SoundOptions? = nil) throws -> Report {
@@ -65,11 +67,13 @@ public enum PlayerBenchmark {
         let (elapsed, pause) = run.play(seconds: seconds)
         let info = run.info, stats = run.player.frameStatistics
         let fps = info.frameDuration.isNumeric ? 1 / info.frameDuration.seconds : 30
-        let expected = Int((min(elapsed - pause, info.duration.isNumeric ? info.duration.seconds : elapsed) * fps).rounded())
+        let expected = Int(
+            (min(elapsed - pause, info.duration.isNumeric ? info.duration.seconds : elapsed) * fps).rounded())
         // 2. Scripted seeks, paused: from the call until the new picture is painted. An indefinite duration (live,
         // raw streams): seeks within what has been played.
         var rng = SplitMix(seed: 42)
-        let span = info.duration.isNumeric ? info.duration : MediaTime(seconds: max(0.1, elapsed), preferredTimescale: 1000)
+        let span =
+            info.duration.isNumeric ? info.duration : MediaTime(seconds: max(0.1, elapsed), preferredTimescale: 1000)
         let keyframe = run.seeks(seeks, exact: false, span: span, rng: &rng)
         let exact = run.seeks(seeks, exact: true, span: span, rng: &rng)
         var report = Report(seconds: elapsed, shown: stats.shown, dropped: stats.dropped, expectedFrames: expected,

@@ -59,7 +59,8 @@ public struct LoudnessStrip: Sendable {
         peaks[index] = peak
     }
 
-    /// Eighth-blocks by peak in decibels (−48 dBFS and below: empty, 0 dBFS: full); a space where nothing is measured.
+    /// Eighth-blocks by peak in decibels (−48 dBFS and below: empty, 0 dBFS: full); a space where nothing is
+    /// measured.
     static let levels: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// The strip over `bar`: each column shows the loudest bucket it covers.
@@ -119,8 +120,11 @@ public struct PlayerFrameComposer {
     }
 
     /// The picture's pixel size and its top-left cell for a display `aspect`.
-    public func pictureGeometry(layout: PlayerLayout, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int, column: Int, row: Int) {
-        let (w, h) = renderer.pixelSize(columns: layout.columns, rows: layout.pictureRows, cellPixels: cellPixels, aspect: aspect)
+    public func pictureGeometry(
+        layout: PlayerLayout, cellPixels: (w: Int, h: Int), aspect: Double
+    ) -> (width: Int, height: Int, column: Int, row: Int) {
+        let (w, h) = renderer.pixelSize(
+            columns: layout.columns, rows: layout.pictureRows, cellPixels: cellPixels, aspect: aspect)
         guard w > 0, h > 0 else { return (0, 0, 0, 0) }
         let cell = renderer.cellGeometry(cellPixels)
         let (cellsWide, cellsHigh) = ((w + cell.width - 1) / cell.width, (h + cell.height - 1) / cell.height)
@@ -137,7 +141,9 @@ public struct PlayerFrameComposer {
 
     /// Escape sequences painting `image` into the picture area (see ``fitted(_:to:)``); "" when there is no area.
     /// The one path every caller draws through (`scrubkit play` and its benchmark).
-    public func paint(_ image: RGBImage, geometry g: (width: Int, height: Int, column: Int, row: Int), cellPixels: (w: Int, h: Int)) -> String {
+    public func paint(
+        _ image: RGBImage, geometry g: (width: Int, height: Int, column: Int, row: Int), cellPixels: (w: Int, h: Int)
+    ) -> String {
         guard let picture = fitted(image, to: g) else { return "" }
         return renderer.draw(picture, column: g.column, row: g.row, cellPixels: cellPixels)
     }

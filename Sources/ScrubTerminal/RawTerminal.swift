@@ -44,7 +44,9 @@ public final class RawTerminal: Sendable {
     /// Enters full-screen mode, taking the keyboard if in the foreground.
     public func enter(mouse: Bool) throws {
         var current = termios()
-        guard input < 0 || tcgetattr(input, &current) == 0 else { throw TerminalError("cannot read the terminal settings") }
+        guard input < 0 || tcgetattr(input, &current) == 0 else {
+            throw TerminalError("cannot read the terminal settings")
+        }
         state.withLock { s in
             // In the background, a terminal write (with `stty tostop`), a mode change or a read would stop the process
             // (SIGTTOU/SIGTTIN, state T: nothing drawn, nothing said). Ignored, writes go through and a read fails

@@ -30,10 +30,12 @@ public protocol FrameRenderer: Sendable {
     /// Whether it draws pictures at all (not `--graphics none`: then only the bar and the status line).
     var drawsPictures: Bool { get }
     /// The pixels one cell shows on a terminal whose cells are `cellPixels`, and whether pictures take whole cells
-    /// only (text glyphs: half blocks show 1×2 whatever the font; pixel protocols show the cell's pixels, in part too).
+    /// only (text glyphs: half blocks show 1×2 whatever the font; pixel protocols show the cell's pixels, in part
+    /// too).
     func cellGeometry(_ cellPixels: (w: Int, h: Int)) -> CellGeometry
     /// Whether pictures are written outside the synchronized-update brackets (pacing: kitty holds what comes inside
-    /// one in a bounded buffer, which a large picture overflowed — no picture shown, "too much data in pending mode").
+    /// one in a bounded buffer, which a large picture overflowed — no picture shown, "too much data in pending
+    /// mode").
     var writesPicturesUnsynchronized: Bool { get }
     /// Removes what drawing left outside the terminal (kitty's picture files); when the player ends.
     func removeLeftovers()
@@ -96,7 +98,9 @@ extension FrameRenderer {
     public func clearTiles() -> String { clear() }
 
     /// Pixel protocols (kitty, iTerm2, sixel) draw at the terminal's own resolution: the cells' pixels.
-    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+    public func pixelSize(
+        columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double
+    ) -> (width: Int, height: Int) {
         Self.fit(columns * cellPixels.w, rows * cellPixels.h, aspect: aspect)
     }
 }
@@ -111,16 +115,21 @@ public struct HalfBlockRenderer: FrameRenderer {
     public init(trueColor: Bool) { self.trueColor = trueColor }
 
     /// One pixel across and two down per cell, whatever the font: whole cells.
-    public func cellGeometry(_ cellPixels: (w: Int, h: Int)) -> CellGeometry { CellGeometry(width: 1, height: 2, wholeCells: true) }
+    public func cellGeometry(_ cellPixels: (w: Int, h: Int)) -> CellGeometry {
+        CellGeometry(width: 1, height: 2, wholeCells: true)
+    }
 
     /// One pixel per column and two per row (each half cell about square), an even height.
-    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+    public func pixelSize(
+        columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double
+    ) -> (width: Int, height: Int) {
         // A cell is about twice as tall as wide, so each half is about square.
         let (w, h) = Self.fit(columns, rows * 2, aspect: aspect)
         return (w, h + (h & 1))
     }
 
-    /// Cursor moves and colour changes drawing `image` two pixel rows per cell row (colours repeated only when they change).
+    /// Cursor moves and colour changes drawing `image` two pixel rows per cell row (colours repeated only when they
+    /// change).
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         var out = ""
         out.reserveCapacity(image.width * image.height * 12)
@@ -178,7 +187,8 @@ public struct ITermRenderer: FrameRenderer {
         let b64 = Data(png).base64EncodedString()
         let cols = max(1, (image.width + cellPixels.w - 1) / cellPixels.w)
         let rows = max(1, (image.height + cellPixels.h - 1) / cellPixels.h)
-        return "\u{1B}[\(row + 1);\(column + 1)H\u{1B}]1337;File=inline=1;size=\(png.count);width=\(cols);height=\(rows);preserveAspectRatio=1:\(b64)\u{07}"
+        return "\u{1B}[\(row + 1);\(column + 1)H\u{1B}]1337;File=inline=1;size=\(png.count)"
+            + ";width=\(cols);height=\(rows);preserveAspectRatio=1:\(b64)\u{07}"
     }
 }
 
@@ -189,7 +199,9 @@ public struct NoGraphicsRenderer: FrameRenderer {
     /// A renderer that draws nothing.
     public init() {}
     /// Nothing to decode: (0, 0).
-    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) { (0, 0) }
+    public func pixelSize(
+        columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double
+    ) -> (width: Int, height: Int) { (0, 0) }
     /// Nothing: "".
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String { "" }
     /// No pictures.
@@ -213,7 +225,9 @@ public struct SixelRenderer: FrameRenderer {
         self.maxHeight = maxHeight
     }
     /// The cells' pixels, kept within the sixel size limit.
-    public func pixelSize(columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double) -> (width: Int, height: Int) {
+    public func pixelSize(
+        columns: Int, rows: Int, cellPixels: (w: Int, h: Int), aspect: Double
+    ) -> (width: Int, height: Int) {
         let areaW = min(columns * cellPixels.w, maxWidth ?? .max), areaH = min(rows * cellPixels.h, maxHeight ?? .max)
         let (w, h) = Self.fit(areaW, areaH, aspect: aspect)
         return (w, h - h % 6)   // whole sixel bands, so the picture never spills into the bar
@@ -221,12 +235,16 @@ public struct SixelRenderer: FrameRenderer {
     /// The image encoded by libsixel with the palette kept while it fits (``SixelPaletteCache``), placed at the cell.
     public func draw(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
         guard let palette = palettes.palette(for: image),
-              let six = SixelEncoder.encode(pixels: image.pixels, width: image.width, height: image.height, palette: palette) else { return "" }
+            let six = SixelEncoder.encode(
+                pixels: image.pixels, width: image.width, height: image.height, palette: palette)
+        else { return "" }
         return "\u{1B}[\(row + 1);\(column + 1)H" + six
     }
     /// A small picture over the main one (the hover preview), with a palette of its own.
     public func drawOverlay(_ image: RGBImage, column: Int, row: Int, cellPixels: (w: Int, h: Int)) -> String {
-        guard let six = SixelEncoder.encode(pixels: image.pixels, width: image.width, height: image.height) else { return "" }
+        guard let six = SixelEncoder.encode(pixels: image.pixels, width: image.width, height: image.height) else {
+            return ""
+        }
         return "\u{1B}[\(row + 1);\(column + 1)H" + six
     }
     /// Erases the display and scrolls the sixel pictures off it: only then does xterm free them (erasing alone does

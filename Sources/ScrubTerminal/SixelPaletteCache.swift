@@ -24,9 +24,13 @@ final class SixelPaletteCache: Sendable {
     func palette(for image: RGBImage) -> SixelPalette? {
         let signature = SixelPaletteCache.signature(image)
         return state.withLock { s -> SixelPalette? in
-            let moved = s.signature.count != signature.count
-                || zip(s.signature, signature).reduce(0) { $0 + abs($1.0 - $1.1) } > SixelPaletteCache.threshold * signature.count
-            if s.palette == nil || moved || s.size != (image.width, image.height) || s.uses >= SixelPaletteCache.maximumUses {
+            let moved =
+                s.signature.count != signature.count
+                || zip(s.signature, signature).reduce(0) { $0 + abs($1.0 - $1.1) } > SixelPaletteCache.threshold
+                    * signature.count
+            if s.palette == nil || moved || s.size != (image.width, image.height)
+                || s.uses >= SixelPaletteCache.maximumUses
+            {
                 s.palette = SixelPalette(pixels: image.pixels, width: image.width, height: image.height)
                 (s.signature, s.size, s.uses) = (signature, (image.width, image.height), 0)
             }
@@ -44,7 +48,8 @@ final class SixelPaletteCache: Sendable {
                 let gy = y * 4 / image.height
                 for x in stride(from: 0, to: image.width, by: 4) {
                     let cell = gy * 4 + x * 4 / image.width, o = (y * image.width + x) * 3
-                    sums[cell * 3] += Int(p[o]); sums[cell * 3 + 1] += Int(p[o + 1]); sums[cell * 3 + 2] += Int(p[o + 2])
+                    sums[cell * 3] += Int(p[o]); sums[cell * 3 + 1] += Int(p[o + 1]);
+                    sums[cell * 3 + 2] += Int(p[o + 2])
                     counts[cell] += 1
                 }
             }

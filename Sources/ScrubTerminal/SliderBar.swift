@@ -29,15 +29,19 @@ public struct SliderBar: Sendable {
     /// Whether `column` lies on the track.
     public func contains(column: Int) -> Bool { column >= origin && column < origin + width }
 
-    /// The track: played part `━`, knob `●`, rest `─`, with a tick (`╋`, `┼`) at each of `ticks` (fractions: chapter
+    /// The track: played part `━`, knob `●`, rest `─`, with a tick (`╋`, `┼`) at each of `ticks` (fractions:
+    /// chapter
     /// starts) and each of `marks` drawn as its letter (an A-B loop's ends); with colour when allowed.
-    public func render(fraction: Double, color: Bool, ticks: [Double] = [], marks: [(fraction: Double, letter: Character)] = []) -> String {
+    public func render(
+        fraction: Double, color: Bool, ticks: [Double] = [], marks: [(fraction: Double, letter: Character)] = []
+    ) -> String {
         let knob = column(forFraction: fraction) - origin
         let tickColumns = Set(ticks.map { column(forFraction: $0) - origin })
         var letters: [Int: Character] = [:]
         for m in marks { letters[column(forFraction: m.fraction) - origin] = m.letter }
         let played = String((0..<knob).map { letters[$0] ?? (tickColumns.contains($0) ? "╋" : "━") })
-        let rest = String(((knob + 1)..<max(knob + 1, width)).map { letters[$0] ?? (tickColumns.contains($0) ? "┼" : "─") })
+        let rest = String(
+            ((knob + 1)..<max(knob + 1, width)).map { letters[$0] ?? (tickColumns.contains($0) ? "┼" : "─") })
         if color {
             // The knob in the terminal's own foreground colour (bold), visible on dark and light backgrounds alike.
             return "\u{1B}[38;2;255;80;80m\(played)\u{1B}[39;1m●\u{1B}[22m\u{1B}[38;2;128;128;128m\(rest)\u{1B}[0m"
@@ -79,7 +83,10 @@ public struct StatusLine: Sendable {
     public var subtitle = ""
 
     /// A status line with these facts.
-    public init(playing: Bool, current: MediaTime, duration: MediaTime, rate: Double, exactSeeks: Bool, graphics: String, dropped: Int) {
+    public init(
+        playing: Bool, current: MediaTime, duration: MediaTime, rate: Double, exactSeeks: Bool, graphics: String,
+        dropped: Int
+    ) {
         self.playing = playing
         self.current = current
         self.duration = duration
@@ -99,14 +106,21 @@ public struct StatusLine: Sendable {
         var parts = [playing ? "▶ playing" : "‖ paused", times] + (problem.isEmpty ? [] : [problem])
             + (notice.isEmpty ? [] : [notice])
             + (entry.isEmpty ? [] : [entry]) + [remaining, rateText]
-            + (chapter.isEmpty ? [] : ["ch " + chapter]) + (loop.isEmpty ? [] : [loop]) + (subtitle.isEmpty ? [] : [subtitle])
+            + (chapter.isEmpty ? [] : ["ch " + chapter]) + (loop.isEmpty ? [] : [loop])
+            + (subtitle.isEmpty ? [] : [subtitle])
             + (sound.isEmpty ? [] : [sound]) + [exactSeeks ? "exact seeks" : "fast seeks"]
-        let help = "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * vol  PgUp/Dn chapter  l loop  c cut  s shot  q quit"
+        let help =
+            "space play/pause  ←/→ 5s  ↑/↓ 60s  ,/. frame  0-9 %  [/] speed  e exact  m mute  / * vol  PgUp/Dn "
+                + "chapter "
+                + " l loop  c cut  s shot  q quit"
         var line = parts.joined(separator: "  ")
         // The graphics mode, with its reason when that fits ("blocks256 (tmux/screen: …)"), else the mode alone.
         let shortGraphics = graphics.split(separator: " ", maxSplits: 1).first.map(String.init) ?? graphics
-        if line.count + 2 + graphics.count <= width { line += "  " + graphics; parts.append(graphics) }
-        else if line.count + 2 + shortGraphics.count <= width { line += "  " + shortGraphics; parts.append(shortGraphics) }
+        if line.count + 2 + graphics.count <= width {
+            line += "  " + graphics; parts.append(graphics)
+        } else if line.count + 2 + shortGraphics.count <= width {
+            line += "  " + shortGraphics; parts.append(shortGraphics)
+        }
         if dropped > 0, line.count + 12 <= width { line += "  \(dropped) dropped" }
         if line.count + 4 + help.count <= width { line += "    " + help }
         return String(line.prefix(width))

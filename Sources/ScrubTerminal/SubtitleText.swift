@@ -20,7 +20,13 @@ public struct SubtitleText: Sendable, Equatable {
                     out.append(String(word.prefix(width)))
                     word = String(word.dropFirst(width))
                 }
-                if row.isEmpty { row = word } else if row.count + 1 + word.count <= width { row += " " + word } else { out.append(row); row = word }
+                if row.isEmpty {
+                    row = word
+                } else if row.count + 1 + word.count <= width {
+                    row += " " + word
+                } else {
+                    out.append(row); row = word
+                }
             }
             if !row.isEmpty { out.append(row) }
         }

@@ -33,7 +33,11 @@ public final class SixelPalette: @unchecked Sendable {   // unchecked: its owner
     public init?(pixels: [UInt8], width: Int, height: Int) {
         guard width > 0, height > 0, pixels.count == width * height * 3 else { return nil }
         var copy = pixels
-        guard let d = copy.withUnsafeMutableBufferPointer({ scrub_sixel_palette_new($0.baseAddress, Int32(width), Int32(height)) }) else { return nil }
+        guard
+            let d = copy.withUnsafeMutableBufferPointer({
+                scrub_sixel_palette_new($0.baseAddress, Int32(width), Int32(height))
+            })
+        else { return nil }
         dither = d
     }
 

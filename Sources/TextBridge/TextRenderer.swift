@@ -69,7 +69,8 @@ public enum FontLocator {
         defer { FcPatternDestroy(font) }
         if let scalar {
             var has: OpaquePointer? = nil
-            guard FcPatternGetCharSet(font, "charset", 0, &has) == FcResultMatch, FcCharSetHasChar(has, scalar) != 0 else { return nil }
+            guard FcPatternGetCharSet(font, "charset", 0, &has) == FcResultMatch, FcCharSetHasChar(has, scalar) != 0
+            else { return nil }
         }
         var file: UnsafeMutablePointer<FcChar8>? = nil
         guard FcPatternGetString(font, "file", 0, &file) == FcResultMatch, let file else { return nil }
@@ -148,7 +149,9 @@ public final class TextRenderer {
             if f != main { FT_Set_Pixel_Sizes(f, 0, px) }
             if let (pf, pi) = previous, pf == f, scrub_ft_has_kerning(f) != 0 {
                 var delta = FT_Vector()
-                if FT_Get_Kerning(f, pi, index, FT_UInt(FT_KERNING_DEFAULT.rawValue), &delta) == 0 { pen += Int(delta.x) }
+                if FT_Get_Kerning(f, pi, index, FT_UInt(FT_KERNING_DEFAULT.rawValue), &delta) == 0 {
+                    pen += Int(delta.x)
+                }
             }
             previous = (f, index)
             guard FT_Load_Glyph(f, index, Int32(FT_LOAD_RENDER)) == 0, let slot = f.pointee.glyph else { continue }

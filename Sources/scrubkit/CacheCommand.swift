@@ -5,11 +5,17 @@ import ScrubKit
 enum CacheCommand {
     static let spec = CommandSpec(
         name: "cache",
-        abstract: "Show the thumbnail caches (scrubkit's and the desktop's): locations, entries, size; --clear empties scrubkit's.",
+        abstract:
+            "Show the thumbnail caches (scrubkit's and the desktop's): locations, entries, size; --clear empties "
+                + "scrubkit's.",
         forms: [""],
         options: [
-            OptionSpec(names: ["--clear"], takesValue: false, help: "Delete every entry of scrubkit's cache ($XDG_CACHE_HOME/scrubkit)."),
-            OptionSpec(names: ["--clear-desktop"], takesValue: false, help: "Also delete the desktop's thumbnails (freedesktop.org cache: every program's)."),
+            OptionSpec(
+                names: ["--clear"], takesValue: false,
+                help: "Delete every entry of scrubkit's cache ($XDG_CACHE_HOME/scrubkit)."),
+            OptionSpec(
+                names: ["--clear-desktop"], takesValue: false,
+                help: "Also delete the desktop's thumbnails (freedesktop.org cache: every program's)."),
             OptionSpec(names: ["--json"], takesValue: false, help: "One JSON object instead of the table."),
         ],
         discussion: """
@@ -29,13 +35,16 @@ enum CacheCommand {
         if p.flag("--clear") || p.flag("--clear-desktop") { disk.removeAll() }
         let desktop = CommandCache.desktop.desktop
         if p.flag("--clear-desktop") {
-            for f in DesktopThumbnails.Flavor.allCases { try? FileManager.default.removeItem(atPath: desktop.root + "/" + f.directoryName) }
+            for f in DesktopThumbnails.Flavor.allCases {
+                try? FileManager.default.removeItem(atPath: desktop.root + "/" + f.directoryName)
+            }
             try? FileManager.default.removeItem(atPath: desktop.root + "/fail/" + desktop.failureDirectoryName)
         }
         let usage = disk.usage()
         var flavors: [(String, Int)] = []
         for f in DesktopThumbnails.Flavor.allCases {
-            let n = ((try? FileManager.default.contentsOfDirectory(atPath: desktop.root + "/" + f.directoryName)) ?? []).filter { $0.hasSuffix(".png") }.count
+            let n = ((try? FileManager.default.contentsOfDirectory(atPath: desktop.root + "/" + f.directoryName)) ?? [])
+                .filter { $0.hasSuffix(".png") }.count
             flavors.append((f.directoryName, n))
         }
         if p.flag("--json") {
@@ -46,7 +55,10 @@ enum CacheCommand {
             ]).text)
         } else {
             printOut("scrubkit's cache \(disk.directory)")
-            printOut("  entries        \(usage.entries), \(String(format: "%.1f", Double(usage.bytes) / 1_048_576)) MiB of \(disk.budget >> 20) MiB")
+            printOut(
+                "  entries        \(usage.entries), \(String(format: "%.1f", Double(usage.bytes) / 1_048_576)) MiB of "
+                    + "\(disk.budget >> 20) MiB"
+            )
             printOut("desktop cache    \(desktop.root)")
             printOut("  thumbnails     " + flavors.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         }

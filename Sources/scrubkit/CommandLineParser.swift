@@ -18,7 +18,8 @@ struct OptionSpec {
     var help: String
     /// The values it accepts, when they are a fixed set (`png jpeg webp`): offered by shell completion.
     var values: [String] = []
-    /// The numbers it accepts (checked by ``ParsedArguments/int(_:command:)`` and ``ParsedArguments/number(_:command:)``).
+    /// The numbers it accepts (checked by ``ParsedArguments/int(_:command:)`` and
+    /// ``ParsedArguments/number(_:command:)``).
     var range: ClosedRange<Double>? = nil
     /// Options it goes with: given without any of them, it is a usage error ("--spacing goes with --sheet").
     var requires: [String] = []
@@ -86,7 +87,9 @@ struct CommandSpec {
 
     /// The options as `--help` and the manual page list them: the declared ones and `--help`.
     var documentedOptions: [OptionSpec] {
-        options.filter { !$0.hidden } + [OptionSpec(names: ["-h", "--help"], takesValue: false, help: "Show help for this command.")]
+        options.filter { !$0.hidden } + [
+            OptionSpec(names: ["-h", "--help"], takesValue: false, help: "Show help for this command.")
+        ]
     }
 
     var helpText: String {
@@ -135,9 +138,13 @@ struct ParsedArguments {
             let key = opt.names.last!
             if opt.takesValue {
                 let value: String
-                if let inline { value = inline }
-                else {
-                    guard i < arguments.count else { throw UsageError(message: "option '\(name)' needs a value (\(opt.valueName))", command: spec.name) }
+                if let inline {
+                    value = inline
+                } else {
+                    guard i < arguments.count else {
+                        throw UsageError(
+                            message: "option '\(name)' needs a value (\(opt.valueName))", command: spec.name)
+                    }
                     value = arguments[i]
                     i += 1
                 }
@@ -156,8 +163,10 @@ struct ParsedArguments {
         for group in spec.exclusive where group.filter(given.contains).count > 1 {
             throw UsageError(message: "choose one of " + group.joined(separator: ", "), command: spec.name)
         }
-        for o in spec.options where !o.requires.isEmpty && given.contains(o.names.last!) && !o.requires.contains(where: given.contains) {
-            throw UsageError(message: "\(o.names.last!) goes with " + o.requires.joined(separator: " or "), command: spec.name)
+        for o in spec.options
+        where !o.requires.isEmpty && given.contains(o.names.last!) && !o.requires.contains(where: given.contains) {
+            throw UsageError(
+                message: "\(o.names.last!) goes with " + o.requires.joined(separator: " or "), command: spec.name)
         }
         for o in spec.options where given.contains(o.names.last!) {
             if let other = o.conflicts.first(where: given.contains) {
@@ -179,7 +188,9 @@ struct ParsedArguments {
     func int(_ name: String, in range: ClosedRange<Int>, command: String) throws -> Int? {
         guard let v = value(name) else { return nil }
         guard let i = Int(v), range.contains(i) else {
-            throw UsageError(message: "\(name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got '\(v)'", command: command)
+            throw UsageError(
+                message: "\(name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got '\(v)'",
+                command: command)
         }
         return i
     }
@@ -195,8 +206,11 @@ struct ParsedArguments {
         guard let v = value(name) else { return nil }
         let r = declaredRange(name) ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
         guard let x = Double(v), x.isFinite, r.contains(x) else {
-            throw UsageError(message: "\(name) expects a number in \(Self.format(r.lowerBound))…\(Self.format(r.upperBound)), got '\(v)'",
-                             command: spec.name)
+            throw UsageError(
+                message:
+                    "\(name) expects a number in \(Self.format(r.lowerBound))…\(Self.format(r.upperBound)), got "
+                        + "'\(v)'",
+                command: spec.name)
         }
         return x
     }
@@ -206,7 +220,9 @@ struct ParsedArguments {
         spec.options.first(where: { $0.names.last == name })?.range
     }
 
-    private static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
+    private static func format(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
+    }
 }
 
 /// Writes a line to standard error through fd 2 (the C `stderr` stream is not concurrency-safe in Swift 6).

@@ -13,7 +13,9 @@ extension CommandSpec {
     private var usageTokens: [[String]] {
         forms.indices.map { i in
             let form = forms[i]
-            let mine = options.filter { !$0.hidden && $0.form == i && !form.split(separator: " ").contains(Substring($0.names.last!)) }
+            let mine = options.filter {
+                !$0.hidden && $0.form == i && !form.split(separator: " ").contains(Substring($0.names.last!))
+            }
             var words: [String] = []
             var done: Set<String> = []
             for o in mine where !done.contains(o.names.last!) {

@@ -21,25 +21,65 @@ let versionDate = "2026-12-04"
 
 /// Every command, in the order `--help` lists them.
 let subcommands: [Subcommand] = [
-    Subcommand(spec: InfoCommand.spec, summary: "Report container, duration, video and audio facts (table or --json).", run: InfoCommand.run),
-    Subcommand(spec: ThumbCommand.spec, summary: "Extract one thumbnail at a time (exact or fast), fitted to a max size.", run: ThumbCommand.run),
-    Subcommand(spec: DownsampleCommand.spec, summary: "Shrink still images to a max pixel size (EXIF orientation applied).", run: DownsampleCommand.run),
-    Subcommand(spec: ThumbsCommand.spec, summary: "Thumbnails of many files in parallel: progress bar, manifest, contact sheets, WebVTT sprites.", run: ThumbsCommand.run),
-    Subcommand(spec: PreviewCommand.spec, summary: "Write a short animated preview (WebP, GIF or MP4) of a whole video: excerpts from different scenes.", run: PreviewCommand.run),
-    Subcommand(spec: CutCommand.spec, summary: "Copy a section of a video into a new file without re-encoding (keyframe-aligned, chapters trimmed).", run: CutCommand.run),
-    Subcommand(spec: PlayCommand.spec, summary: "Play and scrub a video in the terminal (kitty, iTerm2, sixel or coloured blocks).", run: PlayCommand.run),
-    Subcommand(spec: BrowseCommand.spec, summary: "Browse a folder of videos as a live grid of thumbnails: moving previews, hover scrubbing, Enter plays.", run: BrowseCommand.run),
-    Subcommand(spec: BenchCommand.spec, summary: "Measure decode vs downsample time and memory (and the thumbnail cache: --cache FILE).", run: BenchCommand.run),
+    Subcommand(
+        spec: InfoCommand.spec, summary: "Report container, duration, video and audio facts (table or --json).",
+        run: InfoCommand.run),
+    Subcommand(
+        spec: ThumbCommand.spec, summary: "Extract one thumbnail at a time (exact or fast), fitted to a max size.",
+        run: ThumbCommand.run),
+    Subcommand(
+        spec: DownsampleCommand.spec, summary: "Shrink still images to a max pixel size (EXIF orientation applied).",
+        run: DownsampleCommand.run),
+    Subcommand(
+        spec: ThumbsCommand.spec,
+        summary: "Thumbnails of many files in parallel: progress bar, manifest, contact sheets, WebVTT sprites.",
+        run: ThumbsCommand.run),
+    Subcommand(
+        spec: PreviewCommand.spec,
+        summary: "Write a short animated preview (WebP, GIF or MP4) of a whole video: excerpts from different scenes.",
+        run: PreviewCommand.run),
+    Subcommand(
+        spec: CutCommand.spec,
+        summary: "Copy a section of a video into a new file without re-encoding (keyframe-aligned, chapters trimmed).",
+        run: CutCommand.run),
+    Subcommand(
+        spec: PlayCommand.spec,
+        summary: "Play and scrub a video in the terminal (kitty, iTerm2, sixel or coloured blocks).",
+        run: PlayCommand.run),
+    Subcommand(
+        spec: BrowseCommand.spec,
+        summary:
+            "Browse a folder of videos as a live grid of thumbnails: moving previews, hover scrubbing, Enter plays.",
+        run: BrowseCommand.run),
+    Subcommand(
+        spec: BenchCommand.spec,
+        summary: "Measure decode vs downsample time and memory (and the thumbnail cache: --cache FILE).",
+        run: BenchCommand.run),
     Subcommand(spec: CacheCommand.spec, summary: "Show or clear the thumbnail caches.", run: CacheCommand.run),
-    Subcommand(spec: ManualCommand.spec, summary: "Print a manual page as man(7) source (read one with: scrubkit manual thumb | man -l -).", run: ManualCommand.run),
-    Subcommand(spec: CompletionsCommand.spec, summary: "Print the shell completion script for bash, zsh or fish.", run: CompletionsCommand.run),
+    Subcommand(
+        spec: ManualCommand.spec,
+        summary: "Print a manual page as man(7) source (read one with: scrubkit manual thumb | man -l -).",
+        run: ManualCommand.run),
+    Subcommand(
+        spec: CompletionsCommand.spec, summary: "Print the shell completion script for bash, zsh or fish.",
+        run: CompletionsCommand.run),
 ]
 
 /// The options of `scrubkit` itself, before any command.
 let globalOptions: [OptionSpec] = [
-    OptionSpec(names: ["--version"], takesValue: false, help: "Print the version, FFmpeg's libraries found and the optional parts present (with --json: one JSON object)."),
-    OptionSpec(names: ["--verbose"], takesValue: false, help: "Show FFmpeg's own log (hidden by default) and URLs whole."),
-    OptionSpec(names: ["--timeout"], takesValue: true, valueName: "SECONDS", help: "How long a URL may go without an answer, reconnects included, before scrubkit gives up (default \(Int(ProcessSetup.defaultNetworkTimeout)), or SCRUBKIT_TIMEOUT).", range: 0.01...3600),
+    OptionSpec(
+        names: ["--version"], takesValue: false,
+        help:
+            "Print the version, FFmpeg's libraries found and the optional parts present (with --json: one JSON object)."
+    ),
+    OptionSpec(
+        names: ["--verbose"], takesValue: false, help: "Show FFmpeg's own log (hidden by default) and URLs whole."),
+    OptionSpec(
+        names: ["--timeout"], takesValue: true, valueName: "SECONDS",
+        help:
+            "How long a URL may go without an answer, reconnects included, before scrubkit gives up (default "
+                + "\(Int(ProcessSetup.defaultNetworkTimeout)), or SCRUBKIT_TIMEOUT).",
+        range: 0.01...3600),
     OptionSpec(names: ["-h", "--help"], takesValue: false, help: "List the commands."),
 ]
 
@@ -78,7 +118,8 @@ var topHelp: String {
     COMMANDS:
 
     """
-    for c in subcommands { s += "  " + c.spec.name.padding(toLength: 14, withPad: " ", startingAt: 0) + c.summary + "\n" }
+    for c in subcommands { s += " "
+        + " " + c.spec.name.padding(toLength: 14, withPad: " ", startingAt: 0) + c.summary + "\n" }
     s += """
 
       scrubkit <command> --help   shows a command's options.

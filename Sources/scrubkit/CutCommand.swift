@@ -9,11 +9,30 @@ enum CutCommand {
         abstract: "Copy a section of a video into a new file without re-encoding: every stream kept, chapters trimmed.",
         forms: ["FILE"],
         options: [
-            OptionSpec(names: ["--from"], takesValue: true, valueName: "TIME", help: "Where the section starts: 12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4 (default: the start). The cut starts on the keyframe at or before it."),
-            OptionSpec(names: ["--to"], takesValue: true, valueName: "TIME", help: "Where it ends, written the same way (default: the end)."),
-            OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "The new file; its name's extension chooses the container. Default: NAME-cut-FROM-TO.EXT beside the file."),
-            OptionSpec(names: ["--exact"], takesValue: false, help: "Start on the asked frame: re-encode the pictures from it to the next keyframe (a smart cut; H.264, HEVC), copy the rest."),
-            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, start, requestedStart, end, reencoded, streams, chapters, notes}."),
+            OptionSpec(
+                names: ["--from"], takesValue: true, valueName: "TIME",
+                help:
+                    "Where the section starts: 12.5, 12.5s, 90ms, 1:02:03.250, 50% or 3/4 (default: the start). The "
+                        + "cut starts on the keyframe at or before it."
+            ),
+            OptionSpec(
+                names: ["--to"], takesValue: true, valueName: "TIME",
+                help: "Where it ends, written the same way (default: the end)."),
+            OptionSpec(
+                names: ["-o", "--output"], takesValue: true, valueName: "OUT",
+                help:
+                    "The new file; its name's extension chooses the container. Default: NAME-cut-FROM-TO.EXT beside "
+                        + "the file."
+            ),
+            OptionSpec(
+                names: ["--exact"], takesValue: false,
+                help:
+                    "Start on the asked frame: re-encode the pictures from it to the next keyframe (a smart cut; "
+                        + "H.264, HEVC), copy the rest."
+            ),
+            OptionSpec(
+                names: ["--json"], takesValue: false,
+                help: "Print {path, output, start, requestedStart, end, reencoded, streams, chapters, notes}."),
         ],
         discussion: """
         Packets are copied as they are (as ffmpeg -c copy, or LosslessCut), so the cut is as fast as the disk and
@@ -31,31 +50,47 @@ enum CutCommand {
         """,
         operands: .media,
         examples: [
-            Example(title: "Two minutes from 1:30, into an MP4 beside the film", command: "scrubkit cut film.mp4 --from 1:30 --to 3:30"),
-            Example(title: "The last quarter of a recording, as Matroska", command: "scrubkit cut talk.mkv --from 75% -o ending.mkv"),
+            Example(
+                title: "Two minutes from 1:30, into an MP4 beside the film",
+                command: "scrubkit cut film.mp4 --from 1:30 --to 3:30"),
+            Example(
+                title: "The last quarter of a recording, as Matroska",
+                command: "scrubkit cut talk.mkv --from 75% -o ending.mkv"),
         ])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard p.positional.count == 1 else { throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time", command: "cut") }
+        guard p.positional.count == 1 else {
+            throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time", command: "cut")
+        }
         let path = p.positional[0]
         let from = try time(p.value("--from"), default: .absolute(.zero))
         let to = try time(p.value("--to"), default: .fraction(numerator: 1, denominator: 1))
-        let output = p.value("--output") ?? LosslessCut.defaultOutput(for: path, from: p.value("--from") ?? "start", to: p.value("--to") ?? "end")
+        let output =
+            p.value("--output")
+            ?? LosslessCut.defaultOutput(for: path, from: p.value("--from") ?? "start", to: p.value("--to") ?? "end")
         do {
             let r = try LosslessCut.cut(path, from: from, to: to, output: output, exact: p.flag("--exact"))
             if p.flag("--json") {
-                printOut(JSON.object([
-                    ("path", .string(Redaction.display(path))), ("output", .string(r.output)),
-                    ("start", .seconds(r.start.seconds)), ("requestedStart", .seconds(r.requestedStart.seconds)),
-                    ("end", .seconds(r.end.seconds)), ("reencoded", .seconds(r.reencoded.seconds)), ("streams", .int(r.streams)), ("chapters", .int(r.chapters)),
-                    ("notes", .array(r.notes.map { .string($0) })),
-                ]).text)
+                printOut(
+                    JSON.object([
+                        ("path", .string(Redaction.display(path))), ("output", .string(r.output)),
+                        ("start", .seconds(r.start.seconds)), ("requestedStart", .seconds(r.requestedStart.seconds)),
+                        ("end", .seconds(r.end.seconds)), ("reencoded", .seconds(r.reencoded.seconds)),
+                        ("streams", .int(r.streams)), ("chapters", .int(r.chapters)),
+                        ("notes", .array(r.notes.map { .string($0) })),
+                    ]).text)
             } else {
                 for note in r.notes { printError("scrubkit: \(Redaction.display(path)): \(note)") }
-                var line = "\(r.output)  \(r.start.formatted(fractionDigits: 3))–\(r.end.formatted(fractionDigits: 3)), \(r.streams) stream\(r.streams == 1 ? "" : "s")"
+                var line =
+                    "\(r.output)  \(r.start.formatted(fractionDigits: 3))–\(r.end.formatted(fractionDigits: 3)), "
+                        + "\(r.streams) stream\(r.streams == 1 ? "" : "s")"
                 if r.chapters > 0 { line += ", \(r.chapters) chapter\(r.chapters == 1 ? "" : "s")" }
-                if r.start < r.requestedStart { line += " (starts on the keyframe at \(r.start.formatted(fractionDigits: 3)), before \(r.requestedStart.formatted(fractionDigits: 3)))" }
+                if r.start < r.requestedStart {
+                    line +=
+                        " (starts on the keyframe at \(r.start.formatted(fractionDigits: 3)), before "
+                            + "\(r.requestedStart.formatted(fractionDigits: 3)))"
+                }
                 if r.reencoded > .zero { line += " (the first \(r.reencoded.formatted(fractionDigits: 3)) re-encoded)" }
                 printOut(line)
             }

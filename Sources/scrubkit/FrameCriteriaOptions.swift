@@ -5,10 +5,24 @@ import ScrubKit
 enum FrameCriteriaOptions {
     /// `--min-contrast`, `--dark-below`, `--bright-above`, `--min-sharpness`.
     static let specs: [OptionSpec] = [
-        OptionSpec(names: ["--min-contrast"], takesValue: true, valueName: "N", help: "Representative frames: luma spread (0-255) under which a frame is one flat colour, black, white or flat (default 6)."),
-        OptionSpec(names: ["--dark-below"], takesValue: true, valueName: "N", help: "Representative frames: mean luma (0-255) under which a frame is black or a fade (default 35)."),
-        OptionSpec(names: ["--bright-above"], takesValue: true, valueName: "N", help: "Representative frames: mean luma (0-255) over which a frame is white or a fade (default 225)."),
-        OptionSpec(names: ["--min-sharpness"], takesValue: true, valueName: "N", help: "Representative frames: detail (Laplacian variance) under which a frame is blurry (default 20; 0 accepts any)."),
+        OptionSpec(
+            names: ["--min-contrast"], takesValue: true, valueName: "N",
+            help:
+                "Representative frames: luma spread (0-255) under which a frame is one flat colour, black, white or "
+                    + "flat (default 6)."
+        ),
+        OptionSpec(
+            names: ["--dark-below"], takesValue: true, valueName: "N",
+            help: "Representative frames: mean luma (0-255) under which a frame is black or a fade (default 35)."),
+        OptionSpec(
+            names: ["--bright-above"], takesValue: true, valueName: "N",
+            help: "Representative frames: mean luma (0-255) over which a frame is white or a fade (default 225)."),
+        OptionSpec(
+            names: ["--min-sharpness"], takesValue: true, valueName: "N",
+            help:
+                "Representative frames: detail (Laplacian variance) under which a frame is blurry (default 20; 0 "
+                    + "accepts any)."
+        ),
     ]
 
     /// The criteria the options give (the defaults for those not given).
@@ -17,7 +31,11 @@ enum FrameCriteriaOptions {
         func number(_ name: String, _ range: ClosedRange<Double>) throws -> Double? {
             guard let text = p.value(name) else { return nil }
             guard let v = Double(text), range.contains(v) else {
-                throw UsageError(message: "\(name) expects a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), got '\(text)'", command: command)
+                throw UsageError(
+                    message:
+                        "\(name) expects a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), got "
+                            + "'\(text)'",
+                    command: command)
             }
             return v
         }

@@ -6,18 +6,35 @@ import ScrubKit
 enum InfoCommand {
     static let spec = CommandSpec(
         name: "info",
-        abstract: "Report what a media file holds: container, duration, the video stream's geometry and colour, audio, subtitles, cover pictures.",
+        abstract:
+            "Report what a media file holds: container, duration, the video stream's geometry and colour, audio, "
+                + "subtitles, cover pictures.",
         forms: ["FILE..."],
         options: [
-            OptionSpec(names: ["--json"], takesValue: false, help: "One JSON object per line per file (the scripting contract)."),
-            OptionSpec(names: ["--no-decode"], takesValue: false, help: "Skip decoding the first frame (faster; corrupt video may go unnoticed)."),
-            OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
-            OptionSpec(names: ["--scenes"], takesValue: false, help: "Also find the video's cuts (one pass over the file): scenes [{start, duration, score}], score being the cut's on FFmpeg's 0-1 scene scale."),
+            OptionSpec(
+                names: ["--json"], takesValue: false,
+                help: "One JSON object per line per file (the scripting contract)."),
+            OptionSpec(
+                names: ["--no-decode"], takesValue: false,
+                help: "Skip decoding the first frame (faster; corrupt video may go unnoticed)."),
+            OptionSpec(
+                names: ["--max-pixels"], takesValue: true, valueName: "N",
+                help: "Refuse pictures above N pixels (default 150000000)."),
+            OptionSpec(
+                names: ["--scenes"], takesValue: false,
+                help:
+                    "Also find the video's cuts (one pass over the file): scenes [{start, duration, score}], score "
+                        + "being the cut's on FFmpeg's 0-1 scene scale."
+            ),
         ],
-        discussion: "Exit status: 0 when every file could be used, 1 when any failed (all are still reported), 64 on usage errors.",
+        discussion:
+            "Exit status: 0 when every file could be used, 1 when any failed (all are still reported), 64 on usage "
+                + "errors.",
         operands: .media,
         examples: [
-            Example(title: "Describe a clip: container, duration, video and audio streams", command: "scrubkit info clip.mp4"),
+            Example(
+                title: "Describe a clip: container, duration, video and audio streams",
+                command: "scrubkit info clip.mp4"),
             Example(title: "One JSON object per file, for scripts", command: "scrubkit info --json *.mp4"),
             Example(title: "Quick facts without decoding a frame", command: "scrubkit info --no-decode film.mkv"),
         ])
@@ -26,7 +43,9 @@ enum InfoCommand {
         let parsed = try ParsedArguments(args, spec: spec)
         guard !parsed.positional.isEmpty else { throw UsageError(message: "no file given", command: "info") }
         var inspector = MediaInspector(verifiesDecoding: !parsed.flag("--no-decode"))
-        if let n = try parsed.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "info") { inspector.pixelLimit = n }
+        if let n = try parsed.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "info") {
+            inspector.pixelLimit = n
+        }
         var failed = false
         for (i, path) in parsed.positional.enumerated() {
             let info = inspector.inspect(path: path)
@@ -43,9 +62,18 @@ enum InfoCommand {
             if parsed.flag("--json") {
                 var object = json(info)
                 if let scenes, case .object(var fields) = object {
-                    fields.insert(("scenes", .array(scenes.map { s, score in
-                        .object([("start", .seconds(s.start.seconds)), ("duration", .seconds(s.duration.seconds)), ("score", score.map { .double(($0 * 1000).rounded() / 1000) } ?? .null)])
-                    })), at: fields.count - 1)
+                    fields.insert(
+                        (
+                            "scenes",
+                            .array(
+                                scenes.map { s, score in
+                                    .object([
+                                        ("start", .seconds(s.start.seconds)),
+                                        ("duration", .seconds(s.duration.seconds)),
+                                        ("score", score.map { .double(($0 * 1000).rounded() / 1000) } ?? .null),
+                                    ])
+                                })
+                        ), at: fields.count - 1)
                     object = .object(fields)
                 }
                 printOut(object.text)
@@ -53,7 +81,9 @@ enum InfoCommand {
                 if i > 0 { printOut("") }
                 printOut(table(info))
                 if let scenes {
-                    printOut("scenes     \(scenes.count): " + scenes.map { $0.0.start.formatted(fractionDigits: 2) }.joined(separator: " "))
+                    printOut(
+                        "scenes     \(scenes.count): "
+                            + scenes.map { $0.0.start.formatted(fractionDigits: 2) }.joined(separator: " "))
                 }
                 if let e = info.error { printError("scrubkit: \(e)") }
             }
@@ -62,18 +92,21 @@ enum InfoCommand {
     }
 
     static func json(_ info: MediaInfo) -> JSON {
-        let video: JSON = info.video.map { v in
-            .object([
-                ("codec", .string(v.codec)), ("profile", .from(v.profile)), ("pixelFormat", .from(v.pixelFormat)),
-                ("bitDepth", .from(v.bitDepth)), ("width", .int(v.width)), ("height", .int(v.height)),
-                ("sar", .string("\(v.sar.num):\(v.sar.den)")), ("rotation", .int(v.rotation)), ("mirrored", .bool(v.mirrored)),
-                ("displayWidth", .int(v.displayWidth)), ("displayHeight", .int(v.displayHeight)),
-                ("frameRate", .seconds(v.frameRate)), ("averageFrameRate", .seconds(v.averageFrameRate)),
-                ("frameCount", .from(v.frameCount)), ("keyframeInterval", .seconds(v.keyframeInterval)),
-                ("colorPrimaries", .from(v.colorPrimaries)), ("colorTransfer", .from(v.colorTransfer)),
-                ("colorMatrix", .from(v.colorMatrix)), ("colorRange", .from(v.colorRange)), ("hdr", .string(v.hdr.rawValue)),
-            ])
-        } ?? .null
+        let video: JSON =
+            info.video.map { v in
+                .object([
+                    ("codec", .string(v.codec)), ("profile", .from(v.profile)), ("pixelFormat", .from(v.pixelFormat)),
+                    ("bitDepth", .from(v.bitDepth)), ("width", .int(v.width)), ("height", .int(v.height)),
+                    ("sar", .string("\(v.sar.num):\(v.sar.den)")), ("rotation", .int(v.rotation)),
+                    ("mirrored", .bool(v.mirrored)),
+                    ("displayWidth", .int(v.displayWidth)), ("displayHeight", .int(v.displayHeight)),
+                    ("frameRate", .seconds(v.frameRate)), ("averageFrameRate", .seconds(v.averageFrameRate)),
+                    ("frameCount", .from(v.frameCount)), ("keyframeInterval", .seconds(v.keyframeInterval)),
+                    ("colorPrimaries", .from(v.colorPrimaries)), ("colorTransfer", .from(v.colorTransfer)),
+                    ("colorMatrix", .from(v.colorMatrix)), ("colorRange", .from(v.colorRange)),
+                    ("hdr", .string(v.hdr.rawValue)),
+                ])
+            } ?? .null
         return .object([
             ("path", .string(Redaction.display(info.path))),
             ("container", .from(info.container)),
@@ -83,16 +116,39 @@ enum InfoCommand {
             ("isStill", .bool(info.isStill)),
             ("bitRate", .from(info.bitRate)),
             ("video", video),
-            ("audio", .array(info.audio.map { .object([("codec", .string($0.codec)), ("sampleRate", .int($0.sampleRate)), ("channels", .int($0.channels))]) })),
-            ("subtitles", .array(info.subtitles.map {
-                .object([("codec", .string($0.codec)), ("language", .from($0.language)), ("title", .from($0.title)),
-                         ("default", .bool($0.isDefault)), ("forced", .bool($0.isForced)), ("bitmap", .bool($0.isBitmap))])
-            })),
+            (
+                "audio",
+                .array(
+                    info.audio.map {
+                        .object([
+                            ("codec", .string($0.codec)), ("sampleRate", .int($0.sampleRate)),
+                            ("channels", .int($0.channels)),
+                        ])
+                    })
+            ),
+            (
+                "subtitles",
+                .array(
+                    info.subtitles.map {
+                        .object([
+                            ("codec", .string($0.codec)), ("language", .from($0.language)), ("title", .from($0.title)),
+                            ("default", .bool($0.isDefault)), ("forced", .bool($0.isForced)),
+                            ("bitmap", .bool($0.isBitmap)),
+                        ])
+                    })
+            ),
             ("attachedPictures", .int(info.attachedPictures)),
-            ("chapters", .array(info.chapters.map { c in
-                .object([("start", .seconds(c.start.seconds)), ("end", c.end.isNumeric ? .seconds(c.end.seconds) : .null),
-                         ("title", .from(c.title))])
-            })),
+            (
+                "chapters",
+                .array(
+                    info.chapters.map { c in
+                        .object([
+                            ("start", .seconds(c.start.seconds)),
+                            ("end", c.end.isNumeric ? .seconds(c.end.seconds) : .null),
+                            ("title", .from(c.title)),
+                        ])
+                    })
+            ),
             ("error", info.error.map { .string($0.description) } ?? .null),
         ])
     }
@@ -100,9 +156,13 @@ enum InfoCommand {
     static func table(_ info: MediaInfo) -> String {
         var rows: [(String, String)] = [("file", Redaction.display(info.path))]
         rows.append(("container", info.container ?? "-"))
-        if info.isStill { rows.append(("kind", "still image")) }
-        else {
-            let d = info.durationKind == .known ? "\(info.duration.formatted(fractionDigits: 3)) (\(fmt(info.duration.seconds)) s)" : info.durationKind.rawValue
+        if info.isStill {
+            rows.append(("kind", "still image"))
+        } else {
+            let d =
+                info.durationKind == .known
+                ? "\(info.duration.formatted(fractionDigits: 3)) (\(fmt(info.duration.seconds)) s)"
+                : info.durationKind.rawValue
             rows.append(("duration", d))
             if info.startTime != .zero { rows.append(("start time", "\(fmt(info.startTime.seconds)) s")) }
         }
@@ -121,7 +181,8 @@ enum InfoCommand {
             if let n = v.frameCount { rate += ", \(n) frames" }
             if let k = v.keyframeInterval { rate += ", keyframe every ~\(fmt(k)) s" }
             rows.append(("  rate", rate))
-            let colour = [v.colorMatrix, v.colorPrimaries, v.colorTransfer, v.colorRange].map { $0 ?? "?" }.joined(separator: "/")
+            let colour = [v.colorMatrix, v.colorPrimaries, v.colorTransfer, v.colorRange].map { $0 ?? "?" }.joined(
+                separator: "/")
             rows.append(("  colour", colour + (v.hdr != .none ? ", HDR \(v.hdr.rawValue.uppercased())" : "")))
         } else if !info.isStill {
             rows.append(("video", "none"))
@@ -130,12 +191,17 @@ enum InfoCommand {
             rows.append((i == 0 ? "audio" : "", "\(a.codec), \(a.sampleRate) Hz, \(a.channels) ch"))
         }
         for (i, t) in info.subtitles.enumerated() {
-            rows.append((i == 0 ? "subtitles" : "", t.codec + (t.isBitmap ? " (pictures)" : "") + (t.name.isEmpty ? "" : ", " + t.name)
-                + (t.marks.isEmpty ? "" : " " + t.marks)))
+            rows.append(
+                (
+                    i == 0 ? "subtitles" : "",
+                    t.codec + (t.isBitmap ? " (pictures)" : "") + (t.name.isEmpty ? "" : ", " + t.name)
+                        + (t.marks.isEmpty ? "" : " " + t.marks)
+                ))
         }
         if info.attachedPictures > 0 { rows.append(("cover pictures", String(info.attachedPictures))) }
         for (i, c) in info.chapters.enumerated() {
-            rows.append((i == 0 ? "chapters" : "", "\(c.start.formatted(fractionDigits: 1))  \(c.title ?? "(untitled)")"))
+            rows.append(
+                (i == 0 ? "chapters" : "", "\(c.start.formatted(fractionDigits: 1))  \(c.title ?? "(untitled)")"))
         }
         if let e = info.error { rows.append(("error", e.reason)) }
         let w = rows.map(\.0.count).max() ?? 0

@@ -5,13 +5,19 @@ enum ManualCommand {
         abstract: "Print the manual page of scrubkit or of one command, as man(7) source (read it with man -l -).",
         forms: ["[COMMAND]", "--list"],
         options: [
-            OptionSpec(names: ["--list"], takesValue: false, help: "List the pages (scrubkit, scrubkit-info, …), one per line.", form: 1),
+            OptionSpec(
+                names: ["--list"], takesValue: false,
+                help: "List the pages (scrubkit, scrubkit-info, …), one per line.", form: 1)
         ],
         discussion: "The pages are generated from the same tables as --help, so they always match this version.",
         operands: .commands,
         examples: [
-            Example(title: "Read the thumb command's page without installing it", command: "scrubkit manual thumb | man -l -"),
-            Example(title: "Write every page", command: "for p in $(scrubkit manual --list); do scrubkit manual ${p#scrubkit-} > $p.1; done"),
+            Example(
+                title: "Read the thumb command's page without installing it",
+                command: "scrubkit manual thumb | man -l -"),
+            Example(
+                title: "Write every page",
+                command: "for p in $(scrubkit manual --list); do scrubkit manual ${p#scrubkit-} > $p.1; done"),
         ],
         exitStatuses: [])
 
@@ -19,7 +25,9 @@ enum ManualCommand {
         let p = try ParsedArguments(args, spec: spec)
         if p.flag("--list") { printOut(ManualPage.names.joined(separator: "\n")); return 0 }
         guard p.positional.count <= 1 else { throw UsageError(message: "one page at a time", command: "manual") }
-        let name = p.positional.first.map { $0 == "scrubkit" || $0.hasPrefix("scrubkit-") ? $0 : "scrubkit-" + $0 } ?? "scrubkit"
+        let name =
+            p.positional.first.map { $0 == "scrubkit" || $0.hasPrefix("scrubkit-") ? $0 : "scrubkit-" + $0 }
+            ?? "scrubkit"
         guard let page = ManualPage.page(named: name) else {
             throw UsageError(message: "no manual page '\(name)' (scrubkit manual --list shows them)", command: "manual")
         }

@@ -14,28 +14,66 @@ enum ManualPage {
 
     /// Environment variables scrubkit reads, for every page.
     static let environment: [(String, String)] = [
-        ("SCRUBKIT_GRAPHICS", "How scrubkit play draws pictures: kitty, iterm, sixel, blocks, blocks256 or none (as --graphics; the option wins). Unset: chosen from the environment, then by asking the terminal."),
-        ("TERM, COLORTERM, TERM_PROGRAM, KITTY_WINDOW_ID", "Read by scrubkit play to choose the graphics when none is forced."),
-        ("PULSE_SERVER", "The sound server scrubkit play connects to (unix:PATH or tcp:HOST); unset: the user's PulseAudio or PipeWire server."),
+        (
+            "SCRUBKIT_GRAPHICS",
+            "How scrubkit play draws pictures: kitty, iterm, sixel, blocks, blocks256 or none (as --graphics; the "
+                + "option wins). Unset: chosen from the environment, then by asking the terminal."
+        ),
+        (
+            "TERM, COLORTERM, TERM_PROGRAM, KITTY_WINDOW_ID",
+            "Read by scrubkit play to choose the graphics when none is forced."
+        ),
+        (
+            "PULSE_SERVER",
+            "The sound server scrubkit play connects to (unix:PATH or tcp:HOST); unset: the user's PulseAudio or "
+                + "PipeWire server."
+        ),
         ("NO_COLOR", "When set and not empty, progress is printed as plain lines, without colours or escape codes."),
-        ("XDG_CACHE_HOME", "Where the caches live (an absolute path; default ~/.cache): scrubkit's in $XDG_CACHE_HOME/scrubkit, the desktop's in $XDG_CACHE_HOME/thumbnails."),
+        (
+            "XDG_CACHE_HOME",
+            "Where the caches live (an absolute path; default ~/.cache): scrubkit's in $XDG_CACHE_HOME/scrubkit, the "
+                + "desktop's in $XDG_CACHE_HOME/thumbnails."
+        ),
         ("HOME", "The default cache location's base, when XDG_CACHE_HOME is unset."),
-        ("SCRUBKIT_TIMEOUT", "Seconds a URL may go without an answer, reconnects included, before scrubkit gives up (as --timeout; the option wins; default 20). For the desktop thumbnailer, which cannot pass options."),
+        (
+            "SCRUBKIT_TIMEOUT",
+            "Seconds a URL may go without an answer, reconnects included, before scrubkit gives up (as --timeout; the "
+                + "option wins; default 20). For the desktop thumbnailer, which cannot pass options."
+        ),
         ("http_proxy, no_proxy", "Proxy for http:// sources (FFmpeg's HTTP reader), and hosts reached without it."),
         ("TMPDIR", "Where scrubkit bench generates its default inputs."),
     ]
 
     /// Files scrubkit reads or writes besides its inputs and outputs, for every page.
     static let files: [(String, String)] = [
-        ("$XDG_CACHE_HOME/scrubkit/", "scrubkit's thumbnail cache (--cache): at most 512 MiB, least recently used entries removed first. scrubkit cache shows it; scrubkit cache --clear empties it."),
-        ("$XDG_CACHE_HOME/thumbnails/", "The desktop's thumbnail cache (freedesktop.org), shared with file managers: normal/, large/, x-large/, xx-large/, and fail/ for files that could not be thumbnailed."),
-        ("/usr/share/thumbnailers/scrubkit.thumbnailer", "Lets file managers use scrubkit for video, HEIF, AVIF and WebP thumbnails."),
+        (
+            "$XDG_CACHE_HOME/scrubkit/",
+            "scrubkit's thumbnail cache (--cache): at most 512 MiB, least recently used entries removed first. "
+                + "scrubkit cache shows it; scrubkit cache --clear empties it."
+        ),
+        (
+            "$XDG_CACHE_HOME/thumbnails/",
+            "The desktop's thumbnail cache (freedesktop.org), shared with file managers: normal/, large/, x-large/, "
+                + "xx-large/, and fail/ for files that could not be thumbnailed."
+        ),
+        (
+            "/usr/share/thumbnailers/scrubkit.thumbnailer",
+            "Lets file managers use scrubkit for video, HEIF, AVIF and WebP thumbnails."
+        ),
     ]
 
     /// Exit statuses every command shares.
     static let commonExitStatuses: [(Int32, String)] = [
-        (64, "A usage mistake (an unknown option, a missing or bad value): a one-line error and a hint on standard error."),
-        (127, "One of FFmpeg's libraries is missing or too different from the one scrubkit was built with (scrubkit --version shows which)."),
+        (
+            64,
+            "A usage mistake (an unknown option, a missing or bad value): a one-line error and a hint on standard "
+                + "error."
+        ),
+        (
+            127,
+            "One of FFmpeg's libraries is missing or too different from the one scrubkit was built with (scrubkit "
+                + "--version shows which)."
+        ),
     ]
 
     /// The page named `name` (`scrubkit` or `scrubkit-COMMAND`), nil for an unknown name.
@@ -53,7 +91,12 @@ enum ManualPage {
         r.synopsis(command: "scrubkit", rest: "--version [--json]")
         r.synopsis(command: "scrubkit", rest: "COMMAND --help")
         r.section("DESCRIPTION")
-        r.paragraphs("scrubkit inspects media files, extracts thumbnails (frame-exact or fast, upright, with the right colours and memory bounded by the output) one at a time or in batches, plays and scrubs videos in the terminal (also over SSH), and measures what decoding and downsampling cost. It reads what FFmpeg reads, and JPEG, WebP, HEIF and AVIF stills through their own libraries.")
+        r.paragraphs(
+            "scrubkit inspects media files, extracts thumbnails (frame-exact or fast, upright, with the right colours "
+                + "and memory bounded by the output) one at a time or in batches, plays and scrubs videos in the "
+                    + "terminal (also over SSH), and measures what decoding and downsampling cost. It reads what "
+                        + "FFmpeg reads, and JPEG, WebP, HEIF and AVIF stills through their own libraries."
+        )
         r.section("COMMANDS")
         for c in subcommands {
             r.tag("\\fB" + Roff.escape(c.spec.name) + "\\fR")
@@ -71,7 +114,8 @@ enum ManualPage {
     static func commandPage(_ c: Subcommand) -> String {
         let s = c.spec
         var r = Roff(name: pageName(c))
-        r.section("NAME"); r.text("scrubkit\\-\(Roff.escape(s.name)) \\- " + Roff.escape(lowercasedFirst(s.abstract)), raw: true)
+        r.section("NAME");
+        r.text("scrubkit\\-\(Roff.escape(s.name)) \\- " + Roff.escape(lowercasedFirst(s.abstract)), raw: true)
         r.section("SYNOPSIS")
         for form in s.usageLines {
             let rest = form.dropFirst(programName.count + 1 + s.name.count).drop { $0 == " " }
@@ -127,7 +171,9 @@ struct Roff {
 
     /// Starts a section-1 page called `name`.
     init(name: String) {
-        output = ".\\\" Generated by scrubkit \(version) from its option tables (scrubkit manual); edit those, not this file.\n"
+        output =
+            ".\\\" Generated by scrubkit \(version) from its option tables (scrubkit manual); edit those, not this "
+                + "file.\n"
         output += ".TH \(Roff.escape(name.uppercased())) 1 \(versionDate) \"scrubkit \(version)\" \"User Commands\"\n"
     }
 
@@ -170,7 +216,9 @@ struct Roff {
     /// Filled text (`raw`: already escaped), each input line wrapped.
     mutating func text(_ s: String, raw: Bool = false) {
         let escaped = raw ? s : Roff.escape(s, dashes: false)
-        output += escaped.split(separator: "\n", omittingEmptySubsequences: false).map { Roff.lines(String($0)) }.joined(separator: "\n") + "\n"
+        output +=
+            escaped.split(separator: "\n", omittingEmptySubsequences: false).map { Roff.lines(String($0)) }.joined(
+                separator: "\n") + "\n"
         atSectionStart = false
     }
 
@@ -193,7 +241,8 @@ struct Roff {
     /// Unfilled, indented lines (a command), long ones continued with `\`.
     mutating func code(_ s: String) {
         paragraphBreak()
-        let body = s.split(separator: "\n").map { Roff.lines(Roff.escape(String($0)), continued: true) }.joined(separator: "\n")
+        let body = s.split(separator: "\n").map { Roff.lines(Roff.escape(String($0)), continued: true) }.joined(
+            separator: "\n")
         output += ".RS 4\n.nf\n" + body + "\n.fi\n.RE\n"
     }
 

@@ -12,17 +12,38 @@ enum PreviewCommand {
 
     static let spec = CommandSpec(
         name: "preview",
-        abstract: "Write a short animated preview (WebP, GIF or MP4) of a whole video: excerpts from different scenes, stitched in order.",
+        abstract:
+            "Write a short animated preview (WebP, GIF or MP4) of a whole video: excerpts from different scenes, "
+                + "stitched in order.",
         forms: ["FILE"],
         options: [
-            OptionSpec(names: ["-o", "--output"], takesValue: true, valueName: "OUT", help: "The preview file, .webp (animated, looping), .gif (one palette for the clip, looping) or .mp4 (H.264). Default: NAME-preview.webp here."),
-            OptionSpec(names: ["-f", "--format"], takesValue: true, valueName: "F", help: "webp, gif or mp4 (default: from the output name, else webp).", values: ["webp", "gif", "mp4"]),
-            OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "Excerpts, each from another scene (default \(defaults.count)).", range: 1...100),
-            OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "Length of each excerpt (default \(seconds(defaults.excerptSeconds))).", range: 0.001...60),
-            OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "Frames per second (default \(defaults.framesPerSecond)).", range: 1...60),
-            OptionSpec(names: ["-s", "--max-size"], takesValue: true, valueName: "N", help: "Longest side at most N pixels (default \(defaultSide)).", range: 16...4096),
-            OptionSpec(names: ["--quality"], takesValue: true, valueName: "Q", help: "WebP quality 1-100 (default \(defaults.quality)).", range: 1...100),
-            OptionSpec(names: ["--json"], takesValue: false, help: "Print {path, output, excerpts, frames, seconds, width, height}."),
+            OptionSpec(
+                names: ["-o", "--output"], takesValue: true, valueName: "OUT",
+                help:
+                    "The preview file, .webp (animated, looping), .gif (one palette for the clip, looping) or .mp4 "
+                        + "(H.264). Default: NAME-preview.webp here."
+            ),
+            OptionSpec(
+                names: ["-f", "--format"], takesValue: true, valueName: "F",
+                help: "webp, gif or mp4 (default: from the output name, else webp).", values: ["webp", "gif", "mp4"]),
+            OptionSpec(
+                names: ["-n", "--count"], takesValue: true, valueName: "N",
+                help: "Excerpts, each from another scene (default \(defaults.count)).", range: 1...100),
+            OptionSpec(
+                names: ["--excerpt"], takesValue: true, valueName: "SECONDS",
+                help: "Length of each excerpt (default \(seconds(defaults.excerptSeconds))).", range: 0.001...60),
+            OptionSpec(
+                names: ["--fps"], takesValue: true, valueName: "N",
+                help: "Frames per second (default \(defaults.framesPerSecond)).", range: 1...60),
+            OptionSpec(
+                names: ["-s", "--max-size"], takesValue: true, valueName: "N",
+                help: "Longest side at most N pixels (default \(defaultSide)).", range: 16...4096),
+            OptionSpec(
+                names: ["--quality"], takesValue: true, valueName: "Q",
+                help: "WebP quality 1-100 (default \(defaults.quality)).", range: 1...100),
+            OptionSpec(
+                names: ["--json"], takesValue: false,
+                help: "Print {path, output, excerpts, frames, seconds, width, height}."),
         ],
         discussion: """
         The cuts are found first (as thumbs --scenes); the excerpts come from the longest scenes, centred in them,
@@ -32,19 +53,29 @@ enum PreviewCommand {
         """,
         operands: .media,
         examples: [
-            Example(title: "A looping WebP preview of a film, six one-second excerpts", command: "scrubkit preview film.mkv -o film.webp"),
-            Example(title: "An MP4 preview of ten two-second excerpts at 15 fps", command: "scrubkit preview film.mkv -o film.mp4 --count 10 --excerpt 2 --fps 15"),
+            Example(
+                title: "A looping WebP preview of a film, six one-second excerpts",
+                command: "scrubkit preview film.mkv -o film.webp"),
+            Example(
+                title: "An MP4 preview of ten two-second excerpts at 15 fps",
+                command: "scrubkit preview film.mkv -o film.mp4 --count 10 --excerpt 2 --fps 15"),
         ])
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard p.positional.count == 1 else { throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time", command: "preview") }
+        guard p.positional.count == 1 else {
+            throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time", command: "preview")
+        }
         let path = p.positional[0]
         var o = PreviewOptions()
         if let f = p.value("--format") {
-            guard let format = PreviewFormat(fileExtension: f) else { throw UsageError(message: "unknown format '\(f)' (webp, gif, mp4)", command: "preview") }
+            guard let format = PreviewFormat(fileExtension: f) else {
+                throw UsageError(message: "unknown format '\(f)' (webp, gif, mp4)", command: "preview")
+            }
             o.format = format
-        } else if let out = p.value("--output"), let format = PreviewFormat(fileExtension: URL(fileURLWithPath: out).pathExtension) {
+        } else if let out = p.value("--output"),
+            let format = PreviewFormat(fileExtension: URL(fileURLWithPath: out).pathExtension)
+        {
             o.format = format
         }
         if let n = try p.int("--count") { o.count = n }
@@ -63,7 +94,10 @@ enum PreviewCommand {
                     ("seconds", .seconds(r.seconds)), ("width", .int(r.width)), ("height", .int(r.height)),
                 ]).text)
             } else {
-                printOut("\(r.output)  \(r.width)×\(r.height)  \(r.frames) frames, \(String(format: "%.1f", r.seconds)) s from \(r.excerpts.count) excerpts")
+                printOut(
+                    "\(r.output)  \(r.width)×\(r.height)  \(r.frames) frames, \(String(format: "%.1f", r.seconds)) s "
+                        + "from \(r.excerpts.count) excerpts"
+                )
             }
             return 0
         } catch let e as MediaError {

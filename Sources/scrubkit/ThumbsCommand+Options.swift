@@ -26,7 +26,8 @@ extension ThumbsCommand {
         if let n = try p.int("--count", in: 1...10_000, command: "thumbs") { opts.times = .count(n) }
         if let e = p.value("--every") {
             guard case .absolute(let t)? = try? TimeExpression(parsing: e), t > .zero else {
-                throw UsageError(message: "--every expects a duration such as 10s or 500ms, got '\(e)'", command: "thumbs")
+                throw UsageError(
+                    message: "--every expects a duration such as 10s or 500ms, got '\(e)'", command: "thumbs")
             }
             opts.times = .every(t)
         }
@@ -39,7 +40,8 @@ extension ThumbsCommand {
         if p.flag("--fast") { opts.toleranceBefore = .positiveInfinity; opts.toleranceAfter = .positiveInfinity }
         if let tol = p.value("--tolerance") {
             guard case .absolute(let t)? = try? TimeExpression(parsing: tol) else {
-                throw UsageError(message: "--tolerance expects a duration such as 0.5s, got '\(tol)'", command: "thumbs")
+                throw UsageError(
+                    message: "--tolerance expects a duration such as 0.5s, got '\(tol)'", command: "thumbs")
             }
             opts.toleranceBefore = t
         }
@@ -65,7 +67,8 @@ extension ThumbsCommand {
         opts.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumbs")
         if let skip = p.value("--skip") {
             guard let v = Double(skip.hasSuffix("%") ? String(skip.dropLast()) : skip), v >= 0, v < 45 else {
-                throw UsageError(message: "--skip expects a percentage below 45, such as 7%, got '\(skip)'", command: "thumbs")
+                throw UsageError(
+                    message: "--skip expects a percentage below 45, such as 7%, got '\(skip)'", command: "thumbs")
             }
             opts.skipsEdges = v / 100
         }
@@ -83,28 +86,44 @@ extension ThumbsCommand {
 
     /// An animated preview per file (`--preview F`): `size` when the command line gave one.
     static func previewOptions(_ p: ParsedArguments, format f: String, size: MaximumSize) throws -> PreviewOptions {
-        guard let format = PreviewFormat(fileExtension: f) else { throw UsageError(message: "unknown preview format '\(f)' (webp, gif, mp4)", command: "thumbs") }
+        guard let format = PreviewFormat(fileExtension: f) else {
+            throw UsageError(message: "unknown preview format '\(f)' (webp, gif, mp4)", command: "thumbs")
+        }
         var preview = PreviewOptions()
         preview.format = format
         if let n = try p.int("--count", in: 1...100, command: "thumbs") { preview.count = n }
         if let n = try p.int("--fps") { preview.framesPerSecond = n }
-        if p.value("--max-size") != nil || p.value("--width") != nil || p.value("--height") != nil { preview.maximumSize = size }
+        if p.value("--max-size") != nil || p.value("--width") != nil || p.value("--height") != nil {
+            preview.maximumSize = size
+        }
         if let v = try p.number("--excerpt") { preview.excerptSeconds = v }
         return preview
     }
 
     /// A contact sheet per file (`--sheet CxR` or `--columns`/`--rows`): its style, and the frames a sheet wants.
-    static func sheetOptions(_ p: ParsedArguments, _ sheet: (columns: Int, rows: Int), into opts: inout BatchOptions) throws {
+    static func sheetOptions(
+        _ p: ParsedArguments, _ sheet: (columns: Int, rows: Int), into opts: inout BatchOptions
+    ) throws {
         // With a sheet, --width is the sheet's width: the tiles are made to fit it.
         if let w = try p.int("--width", in: 64...20_000, command: "thumbs") {
-            if p.value("--max-size") != nil { throw UsageError(message: "with --sheet, use --width (the sheet's) or --max-size (the tiles'), not both", command: "thumbs") }
+            if p.value("--max-size") != nil {
+                throw UsageError(
+                    message: "with --sheet, use --width (the sheet's) or --max-size (the tiles'), not both",
+                    command: "thumbs")
+            }
             opts.sheetStyle.width = w
-            if p.value("--height") != nil { throw UsageError(message: "with --sheet, the height follows from --width and the rows", command: "thumbs") }
+            if p.value("--height") != nil {
+                throw UsageError(
+                    message: "with --sheet, the height follows from --width and the rows", command: "thumbs")
+            }
         }
         opts.sheetStyle.columns = sheet.columns
         if let sp = try p.int("--spacing", in: 0...200, command: "thumbs") { opts.sheetStyle.spacing = sp }
         if let b = p.value("--background") {
-            guard let c = RGBColor(parsing: b) else { throw UsageError(message: "--background expects #rrggbb or a colour name, got '\(b)'", command: "thumbs") }
+            guard let c = RGBColor(parsing: b) else {
+                throw UsageError(
+                    message: "--background expects #rrggbb or a colour name, got '\(b)'", command: "thumbs")
+            }
             opts.sheetStyle.background = c
         }
         opts.sheetStyle.font = p.value("--font")

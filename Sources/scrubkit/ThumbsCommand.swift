@@ -9,43 +9,150 @@ import Locking
 enum ThumbsCommand {
     static let spec = CommandSpec(
         name: "thumbs",
-        abstract: "Extract thumbnails from many files: one open per file, files in parallel, a progress bar, a JSON manifest.",
+        abstract:
+            "Extract thumbnails from many files: one open per file, files in parallel, a progress bar, a JSON "
+                + "manifest.",
         forms: ["INPUT..."],
         options: [
-            OptionSpec(names: ["--out"], takesValue: true, valueName: "DIR", help: "Output directory (created if needed). Default: thumbs"),
-            OptionSpec(names: ["-n", "--count"], takesValue: true, valueName: "N", help: "N thumbnails evenly spread, avoiding the very first and last frames (default 10; with --vtt, one every 2-10 s)."),
-            OptionSpec(names: ["--every"], takesValue: true, valueName: "T", help: "One thumbnail every T (e.g. 10s, 500ms)."),
-            OptionSpec(names: ["--at"], takesValue: true, valueName: "T1,T2", help: "These times (12.5s, 1:02, 50%, …), comma-separated."),
+            OptionSpec(
+                names: ["--out"], takesValue: true, valueName: "DIR",
+                help: "Output directory (created if needed). Default: thumbs"),
+            OptionSpec(
+                names: ["-n", "--count"], takesValue: true, valueName: "N",
+                help:
+                    "N thumbnails evenly spread, avoiding the very first and last frames (default 10; with --vtt, one "
+                        + "every 2-10 s)."
+            ),
+            OptionSpec(
+                names: ["--every"], takesValue: true, valueName: "T", help: "One thumbnail every T (e.g. 10s, 500ms)."),
+            OptionSpec(
+                names: ["--at"], takesValue: true, valueName: "T1,T2",
+                help: "These times (12.5s, 1:02, 50%, …), comma-separated."),
         ] + OutputOptions.specs + [
-            OptionSpec(names: ["--exact"], takesValue: false, help: "Frame-exact times (decodes from the keyframe before each)."),
+            OptionSpec(
+                names: ["--exact"], takesValue: false,
+                help: "Frame-exact times (decodes from the keyframe before each)."),
             OptionSpec(names: ["--fast"], takesValue: false, help: "Keyframes at or before each time (fastest)."),
-            OptionSpec(names: ["--tolerance"], takesValue: true, valueName: "T", help: "Accept a frame up to T before each time (default 1s)."),
-            OptionSpec(names: ["--approximate"], takesValue: false, help: "Where the data near a time is damaged, keep the nearest frame that decodes (\"approximate\": true in the manifest) instead of failing that time."),
-            OptionSpec(names: ["--name"], takesValue: true, valueName: "TEMPLATE", help: "Output names; {stem} {name} {srcext} {index} {index1} {time} {ext}. Default {name}-{index}.{ext}"),
-            OptionSpec(names: ["-j", "--jobs"], takesValue: true, valueName: "N", help: "Files at once (default: number of cores)."),
-            OptionSpec(names: ["--json"], takesValue: true, valueName: "FILE|-", help: "JSON-lines manifest: a record per thumbnail or failure, then a summary."),
-            OptionSpec(names: ["--resume"], takesValue: false, help: "Skip files whose outputs from an earlier run with the same settings are complete (and whose source has not changed)."),
-            OptionSpec(names: ["--cache"], takesValue: false, help: "Keep each file's outputs in $XDG_CACHE_HOME/scrubkit (a file seen before with the same settings, and unchanged, is written from there without decoding), and give file managers each file's thumbnail (freedesktop.org cache)."),
-            OptionSpec(names: ["--shard"], takesValue: true, valueName: "K/N", help: "Process only shard K of N (stable hash of each path), for parallel jobs."),
-            OptionSpec(names: ["--sheet"], takesValue: true, valueName: "CxR", help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
-            OptionSpec(names: ["--columns"], takesValue: true, valueName: "C", help: "Contact sheet with C columns (with --rows; same as --sheet CxR).", conflicts: ["--sheet"]),
-            OptionSpec(names: ["--rows"], takesValue: true, valueName: "R", help: "Contact sheet with R rows.", conflicts: ["--sheet"]),
-            OptionSpec(names: ["--spacing"], takesValue: true, valueName: "PX", help: "With --sheet: pixels between and around tiles (default 8).", requires: ["--sheet", "--columns", "--rows"]),
-            OptionSpec(names: ["--background"], takesValue: true, valueName: "COLOR", help: "With --sheet: #rrggbb or black/white/gray/darkgray/lightgray/navy (default #181818).", requires: ["--sheet", "--columns", "--rows"]),
-            OptionSpec(names: ["--font"], takesValue: true, valueName: "FONT", help: "With --sheet: a font file or fontconfig name ('DejaVu Serif', 'sans-serif:bold'); default sans-serif (DejaVu Sans).", requires: ["--sheet", "--columns", "--rows"]),
-            OptionSpec(names: ["--absolute-times"], takesValue: false, help: "With --sheet: label tiles with presentation timestamps (default: time from the start of the file).", requires: ["--sheet", "--columns", "--rows"]),
-            OptionSpec(names: ["--skip"], takesValue: true, valueName: "P%", help: "Leave out P% of the timeline at each end when spreading --count times (default: 7% for sheets, 0 otherwise)."),
-            OptionSpec(names: ["--best"], takesValue: false, help: "Representative frames: around each time, the best-looking frame (not black, blank or a fade; the sharpest, most colourful). Default for sheets."),
-            OptionSpec(names: ["--no-best"], takesValue: false, help: "With --sheet: take the frames at the times as they are.", requires: ["--sheet", "--columns", "--rows"]),
+            OptionSpec(
+                names: ["--tolerance"], takesValue: true, valueName: "T",
+                help: "Accept a frame up to T before each time (default 1s)."),
+            OptionSpec(
+                names: ["--approximate"], takesValue: false,
+                help:
+                    "Where the data near a time is damaged, keep the nearest frame that decodes (\"approximate\": true "
+                        + "in the manifest) instead of failing that time."
+            ),
+            OptionSpec(
+                names: ["--name"], takesValue: true, valueName: "TEMPLATE",
+                help: "Output names; {stem} {name} {srcext} {index} {index1} {time} {ext}. Default {name}-{index}.{ext}"
+            ),
+            OptionSpec(
+                names: ["-j", "--jobs"], takesValue: true, valueName: "N",
+                help: "Files at once (default: number of cores)."),
+            OptionSpec(
+                names: ["--json"], takesValue: true, valueName: "FILE|-",
+                help: "JSON-lines manifest: a record per thumbnail or failure, then a summary."),
+            OptionSpec(
+                names: ["--resume"], takesValue: false,
+                help:
+                    "Skip files whose outputs from an earlier run with the same settings are complete (and whose "
+                        + "source has not changed)."
+            ),
+            OptionSpec(
+                names: ["--cache"], takesValue: false,
+                help:
+                    "Keep each file's outputs in $XDG_CACHE_HOME/scrubkit (a file seen before with the same settings, "
+                        + "and unchanged, is written from there without decoding), and give file managers each file's "
+                            + "thumbnail (freedesktop.org cache)."
+            ),
+            OptionSpec(
+                names: ["--shard"], takesValue: true, valueName: "K/N",
+                help: "Process only shard K of N (stable hash of each path), for parallel jobs."),
+            OptionSpec(
+                names: ["--sheet"], takesValue: true, valueName: "CxR",
+                help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
+            OptionSpec(
+                names: ["--columns"], takesValue: true, valueName: "C",
+                help: "Contact sheet with C columns (with --rows; same as --sheet CxR).", conflicts: ["--sheet"]),
+            OptionSpec(
+                names: ["--rows"], takesValue: true, valueName: "R", help: "Contact sheet with R rows.",
+                conflicts: ["--sheet"]),
+            OptionSpec(
+                names: ["--spacing"], takesValue: true, valueName: "PX",
+                help: "With --sheet: pixels between and around tiles (default 8).",
+                requires: ["--sheet", "--columns", "--rows"]),
+            OptionSpec(
+                names: ["--background"], takesValue: true, valueName: "COLOR",
+                help: "With --sheet: #rrggbb or black/white/gray/darkgray/lightgray/navy (default #181818).",
+                requires: ["--sheet", "--columns", "--rows"]),
+            OptionSpec(
+                names: ["--font"], takesValue: true, valueName: "FONT",
+                help:
+                    "With --sheet: a font file or fontconfig name ('DejaVu Serif', 'sans-serif:bold'); default "
+                        + "sans-serif (DejaVu Sans).",
+                requires: ["--sheet", "--columns", "--rows"]),
+            OptionSpec(
+                names: ["--absolute-times"], takesValue: false,
+                help:
+                    "With --sheet: label tiles with presentation timestamps (default: time from the start of the "
+                        + "file).",
+                requires: ["--sheet", "--columns", "--rows"]),
+            OptionSpec(
+                names: ["--skip"], takesValue: true, valueName: "P%",
+                help:
+                    "Leave out P% of the timeline at each end when spreading --count times (default: 7% for sheets, 0 "
+                        + "otherwise)."
+            ),
+            OptionSpec(
+                names: ["--best"], takesValue: false,
+                help:
+                    "Representative frames: around each time, the best-looking frame (not black, blank or a fade; the "
+                        + "sharpest, most colourful). Default for sheets."
+            ),
+            OptionSpec(
+                names: ["--no-best"], takesValue: false,
+                help: "With --sheet: take the frames at the times as they are.",
+                requires: ["--sheet", "--columns", "--rows"]),
         ] + FrameCriteriaOptions.specs + [
-            OptionSpec(names: ["--keep-blank"], takesValue: false, help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."),
-            OptionSpec(names: ["--preview"], takesValue: true, valueName: "F", help: "An animated preview per file instead of thumbnails (as scrubkit preview): NAME-preview.webp, .gif or .mp4; --count excerpts (default \(PreviewCommand.defaults.count)), --max-size.", values: ["webp", "gif", "mp4"], conflicts: ["--sheet", "--columns", "--rows", "--vtt", "--scenes", "--every", "--at"]),
-            OptionSpec(names: ["--excerpt"], takesValue: true, valueName: "SECONDS", help: "With --preview: length of each excerpt (default \(PreviewCommand.seconds(PreviewCommand.defaults.excerptSeconds))).", range: 0.001...60, requires: ["--preview"]),
-            OptionSpec(names: ["--fps"], takesValue: true, valueName: "N", help: "With --preview: frames per second (default \(PreviewCommand.defaults.framesPerSecond)).", range: 1...60, requires: ["--preview"]),
-            OptionSpec(names: ["--scenes"], takesValue: false, help: "One thumbnail (or tile) per scene: the cuts are found first (one fast pass; kept with --cache), then the longest scenes are shown, or the longest split when there are fewer than --count (or the sheet's tiles); with --vtt, a cue per scene.", conflicts: ["--every", "--at"]),
-            OptionSpec(names: ["--vtt"], takesValue: false, help: "Sprites and a WebVTT thumbnail track per file (for web players' seek previews): by default one thumbnail per interval of a hundredth of the file, 2 s to 10 s (at most 1000), cues covering 0 to the end with no gap."),
+            OptionSpec(
+                names: ["--keep-blank"], takesValue: false,
+                help: "With --sheet: keep blank tiles (by default a fade or solid frame is replaced by a nearby frame)."
+            ),
+            OptionSpec(
+                names: ["--preview"], takesValue: true, valueName: "F",
+                help:
+                    "An animated preview per file instead of thumbnails (as scrubkit preview): NAME-preview.webp, .gif "
+                        + "or .mp4; --count excerpts (default \(PreviewCommand.defaults.count)), --max-size.",
+                values: ["webp", "gif", "mp4"],
+                conflicts: ["--sheet", "--columns", "--rows", "--vtt", "--scenes", "--every", "--at"]),
+            OptionSpec(
+                names: ["--excerpt"], takesValue: true, valueName: "SECONDS",
+                help:
+                    "With --preview: length of each excerpt (default "
+                        + "\(PreviewCommand.seconds(PreviewCommand.defaults.excerptSeconds))).",
+                range: 0.001...60, requires: ["--preview"]),
+            OptionSpec(
+                names: ["--fps"], takesValue: true, valueName: "N",
+                help: "With --preview: frames per second (default \(PreviewCommand.defaults.framesPerSecond)).",
+                range: 1...60, requires: ["--preview"]),
+            OptionSpec(
+                names: ["--scenes"], takesValue: false,
+                help:
+                    "One thumbnail (or tile) per scene: the cuts are found first (one fast pass; kept with --cache), "
+                        + "then the longest scenes are shown, or the longest split when there are fewer than --count "
+                            + "(or the sheet's tiles); with --vtt, a cue per scene.",
+                conflicts: ["--every", "--at"]),
+            OptionSpec(
+                names: ["--vtt"], takesValue: false,
+                help:
+                    "Sprites and a WebVTT thumbnail track per file (for web players' seek previews): by default one "
+                        + "thumbnail per interval of a hundredth of the file, 2 s to 10 s (at most 1000), cues "
+                            + "covering 0 to the end with no gap."
+            ),
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
-            OptionSpec(names: ["--max-pixels"], takesValue: true, valueName: "N", help: "Refuse pictures above N pixels (default 150000000)."),
+            OptionSpec(
+                names: ["--max-pixels"], takesValue: true, valueName: "N",
+                help: "Refuse pictures above N pixels (default 150000000)."),
         ],
         discussion: """
         INPUT is a file, a directory (searched recursively for media files), @LIST (one path per line) or - (paths on
@@ -54,11 +161,19 @@ enum ThumbsCommand {
         """,
         operands: .media,
         examples: [
-            Example(title: "Eight thumbnails of every video under a folder, with a manifest", command: "scrubkit thumbs ~/Videos --out thumbs --count 8 --json manifest.jsonl"),
-            Example(title: "A 4×5 contact sheet per file", command: "scrubkit thumbs film.mkv --out sheets --sheet 4x5"),
-            Example(title: "Sprites and a WebVTT track for a web player's seek bar", command: "scrubkit thumbs film.mkv --out web --vtt"),
-            Example(title: "Finish a batch that was interrupted", command: "scrubkit thumbs @list.txt --out out --resume"),
-            Example(title: "The second of three workers sharing one output folder", command: "scrubkit thumbs /data/videos --out /data/thumbs --shard 2/3"),
+            Example(
+                title: "Eight thumbnails of every video under a folder, with a manifest",
+                command: "scrubkit thumbs ~/Videos --out thumbs --count 8 --json manifest.jsonl"),
+            Example(
+                title: "A 4×5 contact sheet per file", command: "scrubkit thumbs film.mkv --out sheets --sheet 4x5"),
+            Example(
+                title: "Sprites and a WebVTT track for a web player's seek bar",
+                command: "scrubkit thumbs film.mkv --out web --vtt"),
+            Example(
+                title: "Finish a batch that was interrupted", command: "scrubkit thumbs @list.txt --out out --resume"),
+            Example(
+                title: "The second of three workers sharing one output folder",
+                command: "scrubkit thumbs /data/videos --out /data/thumbs --shard 2/3"),
         ],
         exclusive: [["--count", "--every", "--at"], ["--exact", "--fast", "--tolerance"], ["--sheet", "--vtt"]])
 
@@ -67,12 +182,16 @@ enum ThumbsCommand {
         guard !p.positional.isEmpty else { throw UsageError(message: "no input given", command: "thumbs") }
         let (opts, shard) = try batchOptions(p)
         // Before any decoding: a sheet needs a font.
-        if opts.sheet != nil, let problem = SheetStyle.fontProblem(opts.sheetStyle.font) { printError("scrubkit: \(problem)"); return 1 }
+        if opts.sheet != nil, let problem = SheetStyle.fontProblem(opts.sheetStyle.font) {
+            printError("scrubkit: \(problem)"); return 1
+        }
 
         let all = BatchInputs.expand(p.positional)
         let mine = shard.map { s in all.filter { BatchInputs.shard(of: $0, count: s.n) == s.k } } ?? all
         let runner: BatchRunner
-        do { runner = try BatchRunner(options: opts) } catch let e as MediaError { printError("scrubkit: \(e)"); return 1 }
+        do { runner = try BatchRunner(options: opts) } catch let e as MediaError {
+            printError("scrubkit: \(e)"); return 1
+        }
 
         let manifestTarget = p.value("--json")
         let streamToStdout = manifestTarget == "-"
@@ -103,7 +222,9 @@ enum ThumbsCommand {
         ]))]).text
         if streamToStdout { printOut(summary) }
         if let m = manifestFile {
-            if let problem = m.append(summary + "\n") ?? writeFailure.withLock({ $0 }) { printError("scrubkit: \(problem)"); return 1 }
+            if let problem = m.append(summary + "\n") ?? writeFailure.withLock({ $0 }) {
+                printError("scrubkit: \(problem)"); return 1
+            }
         }
         return failed > 0 ? 1 : 0
     }
@@ -117,7 +238,10 @@ enum ThumbsCommand {
         init(path: String) throws {
             self.path = path
             fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw MediaError(.writeFailed, path: path, "cannot create the manifest: \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else {
+                throw MediaError(
+                    .writeFailed, path: path, "cannot create the manifest: \(String(cString: strerror(errno)))")
+            }
         }
 
         deinit { close(fd) }

@@ -6,7 +6,8 @@ import ScrubTerminal
 enum VersionReport {
     /// Prints the report; returns the exit status (0: the report itself never fails).
     static func print(json: Bool) -> Int32 {
-        let report = ComponentReport.gather(libraries: TerminalComponents.libraries, features: TerminalComponents.features)
+        let report = ComponentReport.gather(
+            libraries: TerminalComponents.libraries, features: TerminalComponents.features)
         if json { printOut(self.json(report).text) } else { printOut(text(report)) }
         return 0
     }
@@ -14,8 +15,9 @@ enum VersionReport {
     /// The human form. The first line is `scrubkit VERSION` alone (scripts read it).
     static func text(_ r: ComponentReport) -> String {
         var lines = ["scrubkit \(version)", "License: \(license) (each library below under its own)"]
-        lines.append("FFmpeg " + (r.ffmpegRelease.map { v in v + (r.ffmpegLicense.map { ", \($0)" } ?? "") } ?? "missing")
-                     + " (loaded when first needed):")
+        lines.append(
+            "FFmpeg " + (r.ffmpegRelease.map { v in v + (r.ffmpegLicense.map { ", \($0)" } ?? "") } ?? "missing")
+                + " (loaded when first needed):")
         for l in r.ffmpeg {
             let state = l.version.map { v in v == l.builtAgainst ? v : "\(v) (built against \(l.builtAgainst ?? "?"))" }
                 ?? "missing — \(l.problem ?? "cannot be opened")"
@@ -28,7 +30,8 @@ enum VersionReport {
         }
         lines.append("Features:")
         for f in r.features {
-            lines.append("  " + (f.available ? "+" : "-") + f.key.padding(toLength: 13, withPad: " ", startingAt: 0) + f.detail)
+            lines.append(
+                "  " + (f.available ? "+" : "-") + f.key.padding(toLength: 13, withPad: " ", startingAt: 0) + f.detail)
         }
         return lines.joined(separator: "\n")
     }

@@ -4,9 +4,14 @@ import Testing
 /// Total order, semantic equality and hashing, min/max/abs (cmtime-semantics.md §Ordering, §Fields).
 @Suite struct OrderingTests {
     @Test func totalOrderOfKinds() {
-        let sorted: [MediaTime] = [.invalid, .positiveInfinity, .indefinite, MediaTime(value: 5, timescale: 1),
-                                   MediaTime(value: -5, timescale: 1), .negativeInfinity].sorted()
-        #expect(sorted.map(\.description) == ["-infinity", "-5 s (-5/1)", "5 s (5/1)", "indefinite", "+infinity", "invalid"])
+        let sorted: [MediaTime] = [
+            .invalid, .positiveInfinity, .indefinite, MediaTime(value: 5, timescale: 1),
+            MediaTime(value: -5, timescale: 1), .negativeInfinity,
+        ].sorted()
+        #expect(
+            sorted.map(\.description) == [
+                "-infinity", "-5 s (-5/1)", "5 s (5/1)", "indefinite", "+infinity", "invalid",
+            ])
     }
 
     @Test func numericComparisonAcrossTimescales() {

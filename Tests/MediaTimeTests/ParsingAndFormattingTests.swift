@@ -5,7 +5,9 @@ import Testing
 /// What a user types, and how times are shown and encoded.
 @Suite struct ParsingAndFormattingTests {
     func abs(_ s: String) throws -> MediaTime {
-        guard case .absolute(let t) = try TimeExpression(parsing: s) else { throw TimeExpressionError(input: s, reason: "not absolute") }
+        guard case .absolute(let t) = try TimeExpression(parsing: s) else {
+            throw TimeExpressionError(input: s, reason: "not absolute")
+        }
         return t
     }
 
@@ -39,7 +41,9 @@ import Testing
         let t = e.resolve(start: MediaTime(value: 10, timescale: 1), duration: MediaTime(value: 3, timescale: 1))
         #expect(t.seconds == 11.5)
         #expect(!e.resolve(duration: .indefinite).isValid)
-        #expect(try TimeExpression(parsing: "2s").resolve(start: MediaTime(value: 10, timescale: 1), duration: .indefinite).seconds == 12)
+        #expect(
+            try TimeExpression(parsing: "2s").resolve(start: MediaTime(value: 10, timescale: 1), duration: .indefinite)
+                .seconds == 12)
     }
 
     @Test(arguments: ["", "abc", "1:2:3:4", "-5", "5x", "1:75", "150%", "5/4", "1/0", "1.2.3", "1.0000000001x"])

@@ -11,12 +11,16 @@ import Testing
         let r = try Scrub.run(["bench", image, "--runs", "3", "--json", "--svg", svg, "--png", png])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = Scrub.jsonLines(r.stdout)
-        #expect(Set(lines.compactMap { $0["mode"] as? String }) == ["full-rgba", "1600px", "320px", "1600px-no-shrink", "320px-no-shrink"])
+        #expect(
+            Set(lines.compactMap { $0["mode"] as? String }) == [
+                "full-rgba", "1600px", "320px", "1600px-no-shrink", "320px-no-shrink",
+            ])
         for l in lines {
             #expect(l["runs"] as? Int == 3)
             let w = l["width"] as! Int, h = l["height"] as! Int
             #expect(abs((l["theoreticalMiB"] as! Double) - Double(w * h * 4) / 1_048_576) < 0.01)
-            let peak = (l["peakRSSMiB"] as! [String: Double])["median"]!, held = (l["heldRSSMiB"] as! [String: Double])["median"]!
+            let peak = (l["peakRSSMiB"] as! [String: Double])["median"]!,
+                held = (l["heldRSSMiB"] as! [String: Double])["median"]!
             #expect(peak >= held && held > 0)
         }
         let full = lines.first { $0["mode"] as? String == "full-rgba" }!

@@ -25,7 +25,9 @@ enum Scrub {
     static let media = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/media")
     static var corpusAvailable: Bool {
         let ok = FileManager.default.fileExists(atPath: media.appendingPathComponent("MANIFEST.tsv").path)
-        if !ok && ProcessInfo.processInfo.environment["SCRUBKIT_REQUIRE_CORPUS"] == "1" { fatalError("corpus required but missing") }
+        if !ok && ProcessInfo.processInfo.environment["SCRUBKIT_REQUIRE_CORPUS"] == "1" {
+            fatalError("corpus required but missing")
+        }
         return ok
     }
 
@@ -36,8 +38,10 @@ enum Scrub {
     }
 
     /// Runs `executable` (a path, or a name looked up in PATH) with `args`, in `directory` when given.
-    static func execute(_ executable: String, _ args: [String], stdin: String? = nil, environment: [String: String] = [:],
-                        directory: String? = nil) throws -> Result {
+    static func execute(
+        _ executable: String, _ args: [String], stdin: String? = nil, environment: [String: String] = [:],
+        directory: String? = nil
+    ) throws -> Result {
         let p = Process()
         if executable.contains("/") { p.executableURL = URL(fileURLWithPath: executable) }
         else { p.executableURL = URL(fileURLWithPath: "/usr/bin/env"); p.arguments = [executable] }
@@ -69,7 +73,9 @@ enum Scrub {
         drained.wait()
         let e = errData.withLock { $0 }
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
     }
 
     static func jsonLines(_ s: String) -> [[String: Any]] {
@@ -92,7 +98,9 @@ enum Scrub {
         // Usage lines name every documented option (generated from the table: none omitted, as info's once was).
         let info = try Scrub.run(["info", "--help"]).stdout
         let usage = String(info[info.range(of: "USAGE:")!.lowerBound..<info.range(of: "OPTIONS:")!.lowerBound])
-        for o in ["--json", "--no-decode", "--max-pixels", "--scenes"] { #expect(usage.contains(o), "info's usage names \(o)") }
+        for o in ["--json", "--no-decode", "--max-pixels", "--scenes"] {
+            #expect(usage.contains(o), "info's usage names \(o)")
+        }
         // Hidden plumbing is parsed but never shown.
         let bench = try Scrub.run(["bench", "--help"]).stdout
         #expect(!bench.contains("--child"))
@@ -136,7 +144,9 @@ enum Scrub {
 
     @Test func pipesAndDevicesAreNamedForWhatTheyAre() throws {
         // A FIFO nobody writes to: refused at once (not "empty file", and no wait for a writer).
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-fifo-\(UUID().uuidString).mp4").path
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-fifo-\(UUID().uuidString).mp4"
+        ).path
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
         let r = try Scrub.run(["thumb", fifo, "-o", fifo + ".jpg"])
@@ -149,16 +159,24 @@ enum Scrub {
 @Suite(.enabled(if: Scrub.corpusAvailable, "needs ../shared/media"))
 struct CLIInfoTests {
     @Test func jsonContractHasEveryField() throws {
-        let r = try Scrub.run(["info", "--json", Scrub.media.appendingPathComponent("androidx-media/mp4/portrait_4k60.mp4").path])
+        let r = try Scrub.run([
+            "info", "--json", Scrub.media.appendingPathComponent("androidx-media/mp4/portrait_4k60.mp4").path,
+        ])
         #expect(r.status == 0)
         let j = try #require(Scrub.jsonLines(r.stdout).first)
-        for k in ["path", "container", "duration", "durationKind", "startTime", "isStill", "bitRate", "video", "audio", "subtitles", "attachedPictures", "chapters", "error"] {
+        for k in [
+            "path", "container", "duration", "durationKind", "startTime", "isStill", "bitRate", "video", "audio",
+            "subtitles", "attachedPictures", "chapters", "error",
+        ] {
             #expect(j.keys.contains(k), "missing \(k)")
         }
         let v = try #require(j["video"] as? [String: Any])
-        for k in ["codec", "profile", "pixelFormat", "bitDepth", "width", "height", "sar", "rotation", "mirrored", "displayWidth",
-                  "displayHeight", "frameRate", "averageFrameRate", "frameCount", "keyframeInterval", "colorPrimaries",
-                  "colorTransfer", "colorMatrix", "colorRange", "hdr"] {
+        for k in [
+            "codec", "profile", "pixelFormat", "bitDepth", "width", "height", "sar", "rotation", "mirrored",
+            "displayWidth",
+            "displayHeight", "frameRate", "averageFrameRate", "frameCount", "keyframeInterval", "colorPrimaries",
+            "colorTransfer", "colorMatrix", "colorRange", "hdr",
+        ] {
             #expect(v.keys.contains(k), "missing video.\(k)")
         }
         #expect(v["rotation"] as? Int == 90)
@@ -166,13 +184,21 @@ struct CLIInfoTests {
 
     @Test func chaptersAreListedWithTimesAndTitles() throws {
         // An MP3 whose ID3 tag has two chapters (CHAP frames), as ffprobe reads them.
-        let r = try Scrub.run(["info", "--json", Scrub.media.appendingPathComponent("androidx-media/mp3/bear-id3.mp3").path])
+        let r = try Scrub.run([
+            "info", "--json", Scrub.media.appendingPathComponent("androidx-media/mp3/bear-id3.mp3").path,
+        ])
         #expect(r.status == 0)
         let j = try #require(Scrub.jsonLines(r.stdout).first)
         let chapters = try #require(j["chapters"] as? [[String: Any]])
-        let probe = try Scrub.execute("ffprobe", ["-v", "error", "-show_chapters", "-of", "json",
-                                                  Scrub.media.appendingPathComponent("androidx-media/mp3/bear-id3.mp3").path])
-        let expected = try #require((try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])?["chapters"] as? [[String: Any]])
+        let probe = try Scrub.execute(
+            "ffprobe",
+            [
+                "-v", "error", "-show_chapters", "-of", "json",
+                Scrub.media.appendingPathComponent("androidx-media/mp3/bear-id3.mp3").path,
+            ])
+        let expected = try #require(
+            (try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])?["chapters"]
+                as? [[String: Any]])
         try #require(expected.count == 2, "ffprobe sees the two chapters")
         #expect(chapters.count == expected.count)
         for (c, e) in zip(chapters, expected) {
@@ -196,7 +222,9 @@ struct CLIInfoTests {
     }
 
     @Test func tableOutputIsReadable() throws {
-        let r = try Scrub.run(["info", Scrub.media.appendingPathComponent("androidx-media/mp4/pixel7_videoOnly_cleaned.mp4").path])
+        let r = try Scrub.run([
+            "info", Scrub.media.appendingPathComponent("androidx-media/mp4/pixel7_videoOnly_cleaned.mp4").path,
+        ])
         #expect(r.status == 0)
         #expect(r.stdout.contains("rotate 180°"))
         #expect(r.stdout.contains("1920×1080"))
@@ -277,13 +305,17 @@ struct CLIInfoTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = Scrub.packageRoot.appendingPathComponent("samples/image.png")
         let copy = dir.appendingPathComponent("image.jpg")
-        try FileManager.default.copyItem(at: Scrub.packageRoot.appendingPathComponent("samples/large_6000x4000.jpg"), to: copy)
+        try FileManager.default.copyItem(
+            at: Scrub.packageRoot.appendingPathComponent("samples/large_6000x4000.jpg"), to: copy)
         let out = dir.appendingPathComponent("out")
         let r = try Scrub.run(["downsample", png.path, copy.path, "--max-size", "64", "--out", out.path, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let outputs = Scrub.jsonLines(r.stdout).compactMap { $0["output"] as? String }
         #expect(Set(outputs).count == 2)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["image.jpg.jpg", "image.png.png"], "each keeps its own format, and its whole name")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == [
+                "image.jpg.jpg", "image.png.png",
+            ], "each keeps its own format, and its whole name")
         let bad = try Scrub.run(["downsample", "/nonexistent.png", png.path, "--out", out.path])
         #expect(bad.status == 1 && bad.stderr.contains("/nonexistent.png: no such file"))
     }

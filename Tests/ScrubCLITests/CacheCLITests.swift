@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 
-/// `--cache` end to end: scrubkit's own cache, the desktop's (freedesktop.org) cache, and `--resume` on changed sources.
+/// `--cache` end to end: scrubkit's own cache, the desktop's (freedesktop.org) cache, and `--resume` on changed
+/// sources.
 /// Each test has its own `XDG_CACHE_HOME`.
 @Suite struct CacheCLITests {
     let samples = Scrub.packageRoot.appendingPathComponent("samples")
 
     func tempDir() throws -> String {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-cachecli-\(UUID().uuidString)").path
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-cachecli-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         return d
     }
@@ -35,11 +37,13 @@ import Testing
     /// Writes a solid-colour PNG with the given text chunks, from scratch (struct + zlib): another program's thumbnail.
     static let writePNG = """
     import struct, sys, zlib
-    out, w, h, r, g, b = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+    out, w, h, r, g, b = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), \
+    int(sys.argv[6])
     def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
     raw = b"".join(b"\\0" + bytes([r, g, b]) * w for _ in range(h))
     texts = b"".join(chunk(b"tEXt", a.encode("latin-1").replace(b"=", b"\\0", 1)) for a in sys.argv[7:])
-    open(out, "wb").write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + texts
+    open(out, "wb").write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + \
+    texts
                          + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
     """
 
@@ -82,10 +86,14 @@ import Testing
         #expect(FileManager.default.contentsEqual(atPath: d + "/a.jpg", andPath: d + "/b.jpg"))
         // `scrubkit cache` shows it; --clear empties it, and the next request is made again.
         let shown = try #require(Scrub.jsonLines(try Scrub.run(["cache", "--json"], environment: env).stdout).first)
-        #expect((shown["entries"] as? Int ?? 0) >= 1 && (shown["directory"] as? String)?.hasPrefix(d) == true, "\(shown)")
-        let cleared = try #require(Scrub.jsonLines(try Scrub.run(["cache", "--clear", "--json"], environment: env).stdout).first)
+        #expect(
+            (shown["entries"] as? Int ?? 0) >= 1 && (shown["directory"] as? String)?.hasPrefix(d) == true, "\(shown)")
+        let cleared = try #require(
+            Scrub.jsonLines(try Scrub.run(["cache", "--clear", "--json"], environment: env).stdout).first)
         #expect(cleared["entries"] as? Int == 0)
-        #expect(Scrub.jsonLines(try Scrub.run(args + ["-o", d + "/b2.jpg"], environment: env).stdout).first?["cached"] == nil)
+        #expect(
+            Scrub.jsonLines(try Scrub.run(args + ["-o", d + "/b2.jpg"], environment: env).stdout).first?["cached"]
+                == nil)
         // The same path now holds another video: made again.
         try copy("rotated90.mp4", to: clip)
         let third = try Scrub.run(args + ["-o", d + "/c.jpg"], environment: env)
@@ -99,20 +107,25 @@ import Testing
         let clip = samples.appendingPathComponent("h264_gop2s.mp4").path
         // The cache "directory" is a regular file: nothing can be written there.
         try Data("x".utf8).write(to: URL(fileURLWithPath: d + "/not-a-dir"))
-        let blocked = try Scrub.run(["thumb", clip, "--at", "2", "--cache", "-o", d + "/x.jpg"], environment: ["XDG_CACHE_HOME": d + "/not-a-dir"])
+        let blocked = try Scrub.run(
+            ["thumb", clip, "--at", "2", "--cache", "-o", d + "/x.jpg"],
+            environment: ["XDG_CACHE_HOME": d + "/not-a-dir"])
         #expect(blocked.status == 0)
         #expect(blocked.stderr.contains("warning") && blocked.stderr.contains("cache"), "\(blocked.stderr)")
         #expect(FileManager.default.fileExists(atPath: d + "/x.jpg"))
         // A damaged entry: discarded with a warning, and the thumbnail is made again.
         let env = ["XDG_CACHE_HOME": d + "/cache"]
         _ = try Scrub.run(["thumb", clip, "--at", "2", "--cache", "-o", d + "/y.jpg"], environment: env)
-        let entries = FileManager.default.enumerator(atPath: d + "/cache/scrubkit/entries")!.compactMap { $0 as? String }.filter { $0.hasSuffix(".entry") }
+        let entries = FileManager.default.enumerator(atPath: d + "/cache/scrubkit/entries")!.compactMap {
+            $0 as? String
+        }.filter { $0.hasSuffix(".entry") }
         #expect(entries.count == 1)
         let entry = d + "/cache/scrubkit/entries/" + entries[0]
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: entry)))
         bytes[bytes.count / 2] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: entry))
-        let damaged = try Scrub.run(["thumb", clip, "--at", "2", "--cache", "--json", "-o", d + "/z.jpg"], environment: env)
+        let damaged = try Scrub.run(
+            ["thumb", clip, "--at", "2", "--cache", "--json", "-o", d + "/z.jpg"], environment: env)
         #expect(damaged.status == 0)
         #expect(damaged.stderr.contains("damaged"), "\(damaged.stderr)")
         #expect(Scrub.jsonLines(damaged.stdout).first?["cached"] == nil)
@@ -131,7 +144,8 @@ import Testing
         let mtime = Int(st.st_mtim.tv_sec)
 
         // Ours, read by an independent reader with the spec's rules.
-        let made = try Scrub.run(["thumb", clip, "--max-size", "200", "--cache", "-o", d + "/ours.jpg"], environment: env)
+        let made = try Scrub.run(
+            ["thumb", clip, "--max-size", "200", "--cache", "-o", d + "/ours.jpg"], environment: env)
         #expect(made.status == 0, "\(made.stderr)")
         let png = d + "/cache/thumbnails/large/\(md5).png"
         let attrs = try python(CacheCLITests.readPNG, [png])
@@ -142,15 +156,22 @@ import Testing
         #expect(attrs.contains("mode=600") && attrs.contains("dirmode=700"))
 
         // Another program's (solid red) thumbnail for this file, still current: used as it is.
-        _ = try python(CacheCLITests.writePNG, [png, "256", "144", "255", "0", "0", "Thumb::URI=\(uri)", "Thumb::MTime=\(mtime)"])
-        let hit = try Scrub.run(["thumb", clip, "--max-size", "200", "--cache", "--json", "--format", "png", "-o", d + "/hit.png"], environment: env)
+        _ = try python(
+            CacheCLITests.writePNG, [png, "256", "144", "255", "0", "0", "Thumb::URI=\(uri)", "Thumb::MTime=\(mtime)"])
+        let hit = try Scrub.run(
+            ["thumb", clip, "--max-size", "200", "--cache", "--json", "--format", "png", "-o", d + "/hit.png"],
+            environment: env)
         let j = try #require(Scrub.jsonLines(hit.stdout).first)
         #expect(j["cached"] as? Bool == true && j["width"] as? Int == 200 && j["height"] as? Int == 113, "\(j)")
         #expect(try centrePixel(d + "/hit.png") == [255, 0, 0])
 
         // Made before the file last changed (MTime differs): not used, and replaced by a current one.
-        _ = try python(CacheCLITests.writePNG, [png, "256", "144", "255", "0", "0", "Thumb::URI=\(uri)", "Thumb::MTime=\(mtime - 60)"])
-        let stale = try Scrub.run(["thumb", clip, "--max-size", "200", "--cache", "--json", "--format", "png", "-o", d + "/stale.png"], environment: env)
+        _ = try python(
+            CacheCLITests.writePNG,
+            [png, "256", "144", "255", "0", "0", "Thumb::URI=\(uri)", "Thumb::MTime=\(mtime - 60)"])
+        let stale = try Scrub.run(
+            ["thumb", clip, "--max-size", "200", "--cache", "--json", "--format", "png", "-o", d + "/stale.png"],
+            environment: env)
         #expect(Scrub.jsonLines(stale.stdout).first?["cached"] == nil)
         #expect(try centrePixel(d + "/stale.png") != [255, 0, 0])
         #expect(try python(CacheCLITests.readPNG, [png]).contains("Thumb::MTime=\(mtime)\n"))
@@ -164,7 +185,8 @@ import Testing
         let first = try Scrub.run(["thumb", bad, "--cache", "-o", d + "/x.jpg"], environment: env)
         #expect(first.status == 1)
         let md5 = try python(CacheCLITests.specName, [bad]).split(separator: "\n")[1]
-        let fail = d + "/cache/thumbnails/fail/scrubkit-\(try Scrub.run(["--version"]).stdout.split(separator: "\n")[0].split(separator: " ")[1])/\(md5).png"
+        let version = try Scrub.run(["--version"]).stdout.split(separator: "\n")[0].split(separator: " ")[1]
+        let fail = d + "/cache/thumbnails/fail/scrubkit-\(version)/\(md5).png"
         #expect(FileManager.default.fileExists(atPath: fail), "\(fail)")
         let second = try Scrub.run(["thumb", bad, "--cache", "-o", d + "/x.jpg"], environment: env)
         #expect(second.status == 1 && second.stderr.contains("remembered"), "\(second.stderr)")
@@ -187,7 +209,9 @@ import Testing
         let two = try Scrub.run(args + ["--out", d + "/two", "--cache"], environment: env)
         #expect((two.stdout + two.stderr).components(separatedBy: "(from the cache)").count - 1 == 2, "\(two.stderr)")
         for n in 0..<3 {
-            #expect(FileManager.default.contentsEqual(atPath: d + "/one/a.mp4-\(n).jpg", andPath: d + "/two/a.mp4-\(n).jpg"))
+            #expect(
+                FileManager.default.contentsEqual(atPath: d + "/one/a.mp4-\(n).jpg", andPath: d + "/two/a.mp4-\(n).jpg")
+            )
         }
         // --resume: b.mp4 replaced by a portrait clip at the same path is redone; a.mp4 is not.
         try copy("rotated90.mp4", to: src + "/b.mp4")
@@ -198,7 +222,9 @@ import Testing
         let probe = try Scrub.run(["info", d + "/one/b.mp4-0.jpg", "--json"])
         #expect(probe.stdout.contains("\"height\":64"), "\(probe.stdout)")
         // File managers get each file's thumbnail: 300 px thumbnails give the 256 px ("large") desktop one.
-        let big = try Scrub.run(["thumbs", src + "/a.mp4", "--count", "3", "--max-size", "300", "--out", d + "/big", "--cache"], environment: env)
+        let big = try Scrub.run(
+            ["thumbs", src + "/a.mp4", "--count", "3", "--max-size", "300", "--out", d + "/big", "--cache"],
+            environment: env)
         #expect(big.status == 0)
         var st = stat()
         stat(src + "/a.mp4", &st)
@@ -221,7 +247,8 @@ import Testing
     /// Whether this machine lets the tests mount a small tmpfs (root with the right to mount).
     static let canMountTmpfs: Bool = {
         guard getuid() == 0 else { return false }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-mount-probe-\(getpid())").path
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-mount-probe-\(getpid())")
+            .path
         try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: probe) }
         guard system("/bin/mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", probe]) else { return false }
@@ -239,11 +266,15 @@ import Testing
         try Data(count: 60 << 10).write(to: URL(fileURLWithPath: mnt + "/filler"))
         let clip = samples.appendingPathComponent("h264_gop2s.mp4").path
         for extra in [["--at", "2"], []] {
-            let r = try Scrub.run(["thumb", clip, "--max-size", "320", "--cache", "-o", d + "/x.jpg"] + extra, environment: ["XDG_CACHE_HOME": mnt])
+            let r = try Scrub.run(
+                ["thumb", clip, "--max-size", "320", "--cache", "-o", d + "/x.jpg"] + extra,
+                environment: ["XDG_CACHE_HOME": mnt])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stderr.contains("No space left on device") && r.stderr.contains("warning"), "\(r.stderr)")
         }
-        let left = FileManager.default.enumerator(atPath: mnt)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".tmp") || $0.hasSuffix(".entry") || $0.hasSuffix(".png") }
+        let left = FileManager.default.enumerator(atPath: mnt)!.compactMap { $0 as? String }.filter {
+            $0.hasSuffix(".tmp") || $0.hasSuffix(".entry") || $0.hasSuffix(".png")
+        }
         #expect(left.isEmpty, "no partial entries: \(left)")
     }
 
@@ -279,12 +310,16 @@ import Testing
 /// The shipped `share/thumbnailers/scrubkit.thumbnailer`, run the way a file manager runs it.
 @Suite struct ThumbnailerEntryTests {
     @Test func itsExecLineMakesAPNGOfTheAskedSize() throws {
-        let entry = try String(contentsOf: Scrub.packageRoot.appendingPathComponent("share/thumbnailers/scrubkit.thumbnailer"), encoding: .utf8)
+        let entry = try String(
+            contentsOf: Scrub.packageRoot.appendingPathComponent("share/thumbnailers/scrubkit.thumbnailer"),
+            encoding: .utf8)
         #expect(entry.hasPrefix("[Thumbnailer Entry]\n"))
         let exec = try #require(entry.split(separator: "\n").first { $0.hasPrefix("Exec=") }).dropFirst("Exec=".count)
         let mime = try #require(entry.split(separator: "\n").first { $0.hasPrefix("MimeType=") })
         #expect(mime.contains("video/mp4;") && mime.contains("video/x-matroska;") && mime.contains("image/heic;"))
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-thumbnailer-\(UUID().uuidString)").path
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-thumbnailer-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: d) }
         for (sample, size) in [("rotated90.mp4", 128), ("h264_gop2s.mp4", 256)] {

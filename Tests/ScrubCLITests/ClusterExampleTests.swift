@@ -6,7 +6,9 @@ import Testing
 @Suite struct ClusterExampleTests {
     let root = Scrub.packageRoot
 
-    func text(_ path: String) throws -> String { try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) }
+    func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
 
     @Test func readmeShowsTheFilesAsTheyAre() throws {
         let readme = try text("README.md")

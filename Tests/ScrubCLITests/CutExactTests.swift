@@ -33,8 +33,11 @@ extension CutTests {
         let decode = try Scrub.execute("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"])
         #expect(decode.status == 0 && decode.stderr.isEmpty, "\(out): \(decode.stderr.prefix(500))")
         let first = try rgb(out), start = try videoStart(clip)
-        let asked = meanDifference(first, try rgb(clip, at: start + shown)), earlier = meanDifference(first, try rgb(clip, at: start + before))
-        #expect(asked < 1.5 && asked * 4 < earlier, "\(out): the asked picture (difference \(asked)), not the one before (\(earlier))")
+        let asked = meanDifference(first, try rgb(clip, at: start + shown)),
+            earlier = meanDifference(first, try rgb(clip, at: start + before))
+        #expect(
+            asked < 1.5 && asked * 4 < earlier,
+            "\(out): the asked picture (difference \(asked)), not the one before (\(earlier))")
         #expect(try pictureHash(out, at: 1.0) == pictureHash(clip, at: start + copied), "\(out)")
     }
 
@@ -70,8 +73,12 @@ extension CutTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let clip = dir + "/hevc.mp4"
-        let made = try Scrub.execute("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=6", "-c:v", "libx265",
-                                                "-x265-params", "keyint=50:min-keyint=50:scenecut=0:bframes=3:log-level=error", "-tag:v", "hvc1", clip])
+        let made = try Scrub.execute(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=6", "-c:v", "libx265",
+                "-x265-params", "keyint=50:min-keyint=50:scenecut=0:bframes=3:log-level=error", "-tag:v", "hvc1", clip,
+            ])
         try #require(made.status == 0, "\(made.stderr)")
         let out = dir + "/exact.mp4"
         let r = try Scrub.run(["cut", clip, "--from", "1.33", "--to", "4.5", "--exact", "-o", out])
@@ -93,11 +100,17 @@ extension CutTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let clip = dir + "/mpeg4.mkv"
-        let made = try Scrub.execute("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=6", "-c:v", "mpeg4", "-g", "50", clip])
+        let made = try Scrub.execute(
+            "ffmpeg",
+            ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=6", "-c:v", "mpeg4", "-g", "50", clip])
         try #require(made.status == 0, "\(made.stderr)")
         let r = try Scrub.run(["cut", clip, "--from", "2.5", "--to", "4", "--exact", "-o", dir + "/out.mkv"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr == "scrubkit: \(clip): --exact: re-encoding is done for H.264 and HEVC only, not mpeg4; the cut starts on the keyframe at 0:02.000\n", "\(r.stderr)")
+        #expect(
+            r.stderr
+                == "scrubkit: \(clip): --exact: re-encoding is done for H.264 and HEVC only, not mpeg4; the cut starts "
+                    + "on the keyframe at 0:02.000\n",
+            "\(r.stderr)")
         #expect(r.stdout.contains("(starts on the keyframe at 0:02.000, before 0:02.500)"), "\(r.stdout)")
     }
 }

@@ -7,7 +7,9 @@ import Testing
 struct CutTests {
     /// A folder of its own per test.
     static func folder() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-cut-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-cut-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }
@@ -39,32 +41,42 @@ struct CutTests {
 
         """.write(toFile: dir + "/meta.txt", atomically: true, encoding: .utf8)
         let clip = dir + "/clip.mkv"
-        let r = try Scrub.execute("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=10",
-                                             "-f", "lavfi", "-i", "sine=f=440:d=10", "-i", dir + "/subs.srt", "-i", dir + "/meta.txt",
-                                             "-map", "0", "-map", "1", "-map", "2", "-map_metadata", "3", "-map_chapters", "3",
-                                             "-c:v", "libx264", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-bf", "2",
-                                             "-pix_fmt", "yuv420p", "-c:a", "aac", "-c:s", "srt", clip])
+        let r = try Scrub.execute(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=10",
+                "-f", "lavfi", "-i", "sine=f=440:d=10", "-i", dir + "/subs.srt", "-i", dir + "/meta.txt",
+                "-map", "0", "-map", "1", "-map", "2", "-map_metadata", "3", "-map_chapters", "3",
+                "-c:v", "libx264", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-bf", "2",
+                "-pix_fmt", "yuv420p", "-c:a", "aac", "-c:s", "srt", clip,
+            ])
         try #require(r.status == 0, "\(r.stderr)")
         return clip
     }
 
     static func probe(_ path: String) throws -> [String: Any] {
-        let r = try Scrub.execute("ffprobe", ["-v", "error", "-show_streams", "-show_format", "-show_chapters", "-count_frames", "-of", "json", path])
+        let r = try Scrub.execute(
+            "ffprobe",
+            ["-v", "error", "-show_streams", "-show_format", "-show_chapters", "-count_frames", "-of", "json", path])
         try #require(r.status == 0, "\(r.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
     }
 
     /// The MD5 of the first decoded picture at or after `seconds` (ffmpeg's exact seek), as decoded (no conversion).
     static func pictureHash(_ path: String, at seconds: Double = 0) throws -> String {
-        let r = try Scrub.execute("ffmpeg", ["-v", "error", "-ss", String(seconds), "-i", path, "-map", "0:v", "-frames:v", "1", "-f", "framemd5", "-"])
+        let r = try Scrub.execute(
+            "ffmpeg",
+            ["-v", "error", "-ss", String(seconds), "-i", path, "-map", "0:v", "-frames:v", "1", "-f", "framemd5", "-"])
         try #require(r.status == 0, "\(r.stderr)")
-        return try #require(r.stdout.split(separator: "\n").last { !$0.hasPrefix("#") }?.split(separator: ",").last).trimmingCharacters(in: .whitespaces)
+        return try #require(r.stdout.split(separator: "\n").last { !$0.hasPrefix("#") }?.split(separator: ",").last)
+            .trimmingCharacters(in: .whitespaces)
     }
 
     /// Where the source's picture starts on the container's clock (AAC's priming puts the sound a little before it).
     static func videoStart(_ path: String) throws -> Double {
         let streams = try #require(try probe(path)["streams"] as? [[String: Any]])
-        return try #require(Double(streams.first { $0["codec_type"] as? String == "video" }?["start_time"] as? String ?? ""))
+        return try #require(
+            Double(streams.first { $0["codec_type"] as? String == "video" }?["start_time"] as? String ?? ""))
     }
 
     @Test func aSectionIsCopiedFromTheKeyframeWithEveryStreamAndItsChaptersTrimmed() throws {
@@ -82,7 +94,9 @@ struct CutTests {
         #expect(json["requestedStart"] as? Double == 3.3)
         let p = try Self.probe(out)
         let streams = try #require(p["streams"] as? [[String: Any]])
-        #expect(streams.map { $0["codec_type"] as? String } == ["video", "audio", "subtitle"], "every stream kept: \(streams.map { $0["codec_type"] ?? "" })")
+        #expect(
+            streams.map { $0["codec_type"] as? String } == ["video", "audio", "subtitle"],
+            "every stream kept: \(streams.map { $0["codec_type"] ?? "" })")
         #expect(streams.map { $0["codec_name"] as? String } == ["h264", "aac", "subrip"], "copied as they were")
         // 2.023 … 7.5 s: 5.48 s, 137 pictures (2.023 to 7.463), within a picture or two (references shown after the
         // end).
@@ -97,14 +111,22 @@ struct CutTests {
         #expect(try Self.pictureHash(out, at: 4.5) == Self.pictureHash(clip, at: cutAt + 4.5))
         // Subtitles from the start on, shifted: lines 2…7 (line 2 at 0 s of the cut).
         let subs = try Scrub.execute("ffmpeg", ["-v", "error", "-i", out, "-map", "0:s", "-f", "srt", "-"]).stdout
-        #expect(subs.contains("00:00:00,000 --> 00:00:00,800\nline 2") && subs.contains("line 7") && !subs.contains("line 1\n") && !subs.contains("line 8"), "\(subs)")
+        #expect(
+            subs.contains("00:00:00,000 --> 00:00:00,800\nline 2") && subs.contains("line 7")
+                && !subs.contains("line 1\n") && !subs.contains("line 8"), "\(subs)")
         // Chapters overlapping 2–7.5 s, trimmed and shifted (they are on the container's clock: at 3 and 6 s of it).
         let chapters = try #require(p["chapters"] as? [[String: Any]])
-        let spans = chapters.map { (Double($0["start_time"] as? String ?? "") ?? -1, Double($0["end_time"] as? String ?? "") ?? -1) }
+        let spans = chapters.map {
+            (Double($0["start_time"] as? String ?? "") ?? -1, Double($0["end_time"] as? String ?? "") ?? -1)
+        }
         let expected = [(0, 3 - cutAt), (3 - cutAt, 6 - cutAt), (6 - cutAt, 7.5 - cutAt)]
-        #expect(spans.count == 3 && zip(spans, expected).allSatisfy { abs($0.0 - $1.0) < 0.01 && abs($0.1 - $1.1) < 0.01 }, "\(spans) vs \(expected)")
+        #expect(
+            spans.count == 3 && zip(spans, expected).allSatisfy { abs($0.0 - $1.0) < 0.01 && abs($0.1 - $1.1) < 0.01 },
+            "\(spans) vs \(expected)")
         #expect(chapters.compactMap { ($0["tags"] as? [String: Any])?["title"] as? String } == ["one", "two", "three"])
-        #expect(((p["format"] as? [String: Any])?["tags"] as? [String: Any])?["title"] as? String == "cut test", "the file's metadata kept")
+        #expect(
+            ((p["format"] as? [String: Any])?["tags"] as? [String: Any])?["title"] as? String == "cut test",
+            "the file's metadata kept")
     }
 
     @Test func aStreamTheContainerCannotHoldIsLeftOutWithOneLine() throws {
@@ -114,9 +136,12 @@ struct CutTests {
         let key = 4 + (try Self.videoStart(clip))
         let r = try Scrub.run(["cut", clip, "--from", String(key), "--to", "6", "-o", dir + "/part.mp4"])
         try #require(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("clip.mkv") && r.stderr.contains("subrip") && r.stderr.contains("left out"), "\(r.stderr)")
-        #expect(r.stdout.contains("part.mp4") && !r.stdout.contains("before"),
-                "a keyframe: no earlier start to report: \(r.stdout)")
+        #expect(
+            r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("clip.mkv") && r.stderr.contains("subrip")
+                && r.stderr.contains("left out"), "\(r.stderr)")
+        #expect(
+            r.stdout.contains("part.mp4") && !r.stdout.contains("before"),
+            "a keyframe: no earlier start to report: \(r.stdout)")
         // (MP4 keeps its chapters in a text track of its own, which ffprobe lists as data.)
         let streams = try #require(try Self.probe(dir + "/part.mp4")["streams"] as? [[String: Any]])
         #expect(streams.compactMap { $0["codec_type"] as? String }.filter { $0 != "data" } == ["video", "audio"])
@@ -140,13 +165,18 @@ struct CutTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let clip = try Self.clip(in: dir)
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir))
-        for (args, words) in [(["--from", "20", "--to", "30"], "past the end"), (["--from", "6", "--to", "4"], "not after its start"),
-                              (["--from", "1", "-o", clip], "is the file being cut")] {
+        for (args, words) in [
+            (["--from", "20", "--to", "30"], "past the end"), (["--from", "6", "--to", "4"], "not after its start"),
+            (["--from", "1", "-o", clip], "is the file being cut"),
+        ] {
             let r = try Scrub.run(["cut", clip] + args + (args.contains("-o") ? [] : ["-o", dir + "/bad.mkv"]))
-            #expect(r.status == 1 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(words), "\(args): \(r.stderr)")
+            #expect(
+                r.status == 1 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(words),
+                "\(args): \(r.stderr)")
         }
         let r = try Scrub.run(["cut", clip, "--to", "2", "-o", "/nonexistent-scrubkit-dir/x.mkv"])
-        #expect(r.status == 1 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("x.mkv"), "\(r.stderr)")
+        #expect(
+            r.status == 1 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("x.mkv"), "\(r.stderr)")
         let missing = try Scrub.run(["cut", dir + "/missing.mp4", "--to", "2"])
         #expect(missing.status == 1 && missing.stderr.contains("missing.mp4: no such file"), "\(missing.stderr)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == before, "nothing left behind")

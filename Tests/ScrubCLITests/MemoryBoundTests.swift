@@ -21,7 +21,8 @@ struct MemoryBoundTests {
     @Test(arguments: [["--at", "0"], []])
     func anEightKThumbnailHoldsAboutOneFrame(timeArgs: [String]) throws {
         let clip = Scrub.media.appendingPathComponent("androidx-media/mp4/8k24fps_300ms.mp4").path
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-8k-\(UUID().uuidString).jpg").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-8k-\(UUID().uuidString).jpg")
+            .path
         defer { unlink(out) }
         // The base: the same binary making a thumbnail of a 320×180 clip (process, Swift runtime, FFmpeg's libraries).
         let small = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
@@ -30,7 +31,9 @@ struct MemoryBoundTests {
         // One 8K 4:2:0 frame is 7680 × 4320 × 1.5 bytes = 47.5 MiB; HEVC's decoder keeps it with its side tables
         // (~82 MiB above the base here): at most 2 frames above the base — a full-size RGB copy (95 MiB) breaks it.
         let frame = 7680.0 * 4320 * 1.5 / 1_048_576
-        #expect(peak - base <= 2 * frame, "8K peak \(Int(peak)) MiB, base \(Int(base)) MiB: \(Int(peak - base)) MiB above, bound \(Int(2 * frame))")
+        #expect(
+            peak - base <= 2 * frame,
+            "8K peak \(Int(peak)) MiB, base \(Int(base)) MiB: \(Int(peak - base)) MiB above, bound \(Int(2 * frame))")
         #expect(peak - base > 0.5 * frame, "the measure sees the frame at all (\(Int(peak - base)) MiB)")
     }
 }

@@ -7,7 +7,9 @@ import Testing
     let image = Scrub.packageRoot.appendingPathComponent("samples/image.png").path
 
     func scratch() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-out-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-out-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }
@@ -80,7 +82,8 @@ import Testing
         #expect(fileType(dir + "/links/t.jpg") == S_IFLNK, "the link is still a link")
         let data = FileManager.default.contents(atPath: dir + "/real/t.jpg") ?? Data()
         #expect(data.starts(with: [0xFF, 0xD8, 0xFF]), "its target holds the new JPEG")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/real") == ["t.jpg"], "no temporary file left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir + "/real") == ["t.jpg"], "no temporary file left")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/links") == ["t.jpg"])
     }
 }

@@ -11,27 +11,34 @@ struct PlayJobControlTests {
 
     /// The sample under a name of its own, so that `pgrep -f` finds this test's player and nothing else.
     func uniqueSample() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-jobs-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-jobs-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let link = dir + "/clip-\(UUID().uuidString.prefix(8)).mp4"
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: link, withDestinationPath: Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path)
         return link
     }
 
     /// A session running `command` (default: an interactive bash with job control, prompt `PROMPT$ `).
     func session(_ command: String? = nil) -> String {
         let name = "\(base)-\(UUID().uuidString.prefix(8))"
-        let shell = "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp TERM=xterm-256color PS1='PROMPT$ ' bash --norc --noprofile -i"
+        let shell =
+            "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp TERM=xterm-256color PS1='PROMPT$ ' bash --norc "
+                + "--noprofile -i"
         for _ in 0..<30 {
             Tmux.run(["new-session", "-d", "-s", name, "-x", "100", "-y", "30", command ?? shell])
-            if Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains(Substring(name)) { break }
+            if Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains(Substring(name)) {
+                break
+            }
             usleep(100_000)
         }
         return name
     }
 
     func stopAll(_ clip: String) {
-        for old in Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n") where old.hasPrefix(base + "-") {
+        for old in Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n")
+        where old.hasPrefix(base + "-") {
             Tmux.run(["kill-session", "-t", String(old)])
         }
         if let pid = playerPID(clip) { kill(pid, SIGKILL) }
@@ -67,7 +74,8 @@ struct PlayJobControlTests {
     func advances(_ name: String, by: Double = 0.5) -> Bool {
         let first = Tmux.shownSeconds(waitFor(name) { Tmux.shownSeconds($0) != nil }) ?? -1
         guard first >= 0 else { return false }
-        return (Tmux.shownSeconds(waitFor(name, timeout: 5) { (Tmux.shownSeconds($0) ?? -1) >= first + by }) ?? -1) >= first + by
+        return (Tmux.shownSeconds(waitFor(name, timeout: 5) { (Tmux.shownSeconds($0) ?? -1) >= first + by }) ?? -1)
+            >= first + by
     }
 
     @Test func startedInTheBackgroundItPlaysThenTakesTheKeyboardOnFg() throws {
@@ -75,7 +83,9 @@ struct PlayJobControlTests {
         defer { stopAll(clip) }
         let name = session()
         _ = waitFor(name) { $0.contains("PROMPT$") }
-        Tmux.run(["send-keys", "-t", name, "'\(Scrub.binary)' play --no-audio --loop --graphics blocks '\(clip)' &", "Enter"])
+        Tmux.run([
+            "send-keys", "-t", name, "'\(Scrub.binary)' play --no-audio --loop --graphics blocks '\(clip)' &", "Enter",
+        ])
         #expect(advances(name), "plays in the background: \(screen(name))")
         let pid = try #require(playerPID(clip))
         #expect(state(pid) != "T", "not stopped by SIGTTOU")
@@ -96,7 +106,10 @@ struct PlayJobControlTests {
         defer { stopAll(clip) }
         // sh without job control runs timeout in the terminal's foreground group; timeout moves itself and the player
         // into a group of their own, so the player is in the background.
-        let name = session("sh -c \"timeout 4 '\(Scrub.binary)' play --no-audio --graphics blocks '\(clip)'; echo TIMEOUT:\\$?; sleep 30\"")
+        let name = session(
+            "sh -c \"timeout 4 '\(Scrub.binary)' play --no-audio --graphics blocks '\(clip)'; echo TIMEOUT:\\$?; sleep "
+                + "30\""
+        )
         #expect(advances(name), "plays under timeout: \(screen(name))")
         if let pid = playerPID(clip) { #expect(state(pid) != "T", "not stopped by SIGTTOU") }
         let end = waitFor(name) { $0.contains("TIMEOUT:") }
@@ -109,12 +122,16 @@ struct PlayJobControlTests {
         defer { stopAll(clip) }
         let name = session()
         _ = waitFor(name) { $0.contains("PROMPT$") }
-        Tmux.run(["send-keys", "-t", name, "'\(Scrub.binary)' play --no-audio --loop --graphics blocks '\(clip)'", "Enter"])
+        Tmux.run([
+            "send-keys", "-t", name, "'\(Scrub.binary)' play --no-audio --loop --graphics blocks '\(clip)'", "Enter",
+        ])
         #expect(advances(name))
         let pid = try #require(playerPID(clip))
         Tmux.run(["send-keys", "-t", name, "C-z"])
         let stopped = waitFor(name) { $0.contains("Stopped") }
-        #expect(stopped.contains("Stopped") && stopped.contains("PROMPT$"), "the shell's screen and prompt are back: \(stopped)")
+        #expect(
+            stopped.contains("Stopped") && stopped.contains("PROMPT$"),
+            "the shell's screen and prompt are back: \(stopped)")
         #expect(state(pid) == "T")
         Tmux.run(["send-keys", "-t", name, "fg", "Enter"])
         #expect(advances(name), "plays again after fg: \(screen(name))")
@@ -131,7 +148,10 @@ struct PlayJobControlTests {
         let name = session()
         _ = waitFor(name) { $0.contains("PROMPT$") }
         // As xargs starts it: standard input is not the terminal (here a pipe at its end), the keys still work.
-        Tmux.run(["send-keys", "-t", name, "true | '\(Scrub.binary)' play --no-audio --loop --graphics blocks '\(clip)'", "Enter"])
+        Tmux.run([
+            "send-keys", "-t", name, "true | '\(Scrub.binary)' play --no-audio --loop --graphics blocks '\(clip)'",
+            "Enter",
+        ])
         #expect(advances(name))
         Tmux.run(["send-keys", "-t", name, " "])
         let paused = waitFor(name) { $0.contains("paused") }

@@ -5,7 +5,9 @@ extension PlayTmuxTests {
     /// `l` marks A, then B (A and B on the bar; playback loops between them), `c` cuts the section into --cut-dir
     /// without re-encoding and the status line says so; `l` again clears the loop.
     @Test func abLoopKeepsPlaybackBetweenItsMarksAndCutWritesTheSection() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-abcut-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-abcut-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let base = "scrubtest5\(getpid())"
@@ -39,18 +41,26 @@ extension PlayTmuxTests {
         Tmux.run(["send-keys", "-t", name, "1"])
         s = waitFor(name) { Tmux.shownSeconds($0) == 0.8 }
         let bar = s.split(separator: "\n").first { $0.contains("●") }.map(String.init) ?? ""
-        #expect(bar.contains("A") && bar.contains("B") && bar.firstIndex(of: "A")! < bar.firstIndex(of: "B")!, "A and B on the bar: \(bar)")
+        #expect(
+            bar.contains("A") && bar.contains("B") && bar.firstIndex(of: "A")! < bar.firstIndex(of: "B")!,
+            "A and B on the bar: \(bar)")
         // c: the section, copied from the keyframe at or before A (0 s: keyframes every 2 s), named by its times.
         Tmux.run(["send-keys", "-t", name, "c"])
         s = waitFor(name, timeout: 15) { $0.contains("cut written") || $0.contains("cut failed") }
-        #expect(s.contains("cut written: h264_gop2s-cut-00h00m01.600s-00h00m04.000s.mp4 (from the keyframe at 0:00.0)"), "\(s)")
+        #expect(
+            s.contains("cut written: h264_gop2s-cut-00h00m01.600s-00h00m04.000s.mp4 (from the keyframe at 0:00.0)"),
+            "\(s)")
         let cut = dir + "/h264_gop2s-cut-00h00m01.600s-00h00m04.000s.mp4"
-        let probe = try Scrub.execute("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", cut])
-        #expect(abs((Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 4.0) < 0.1, "0–4 s: \(probe.stdout) \(probe.stderr)")
+        let probe = try Scrub.execute(
+            "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", cut])
+        #expect(
+            abs((Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 4.0) < 0.1,
+            "0–4 s: \(probe.stdout) \(probe.stderr)")
         // A second c never overwrites: NAME-2.
         Tmux.run(["send-keys", "-t", name, "c"])
         s = waitFor(name, timeout: 15) { $0.contains("00h00m04.000s-2.mp4") }
-        #expect(FileManager.default.fileExists(atPath: dir + "/h264_gop2s-cut-00h00m01.600s-00h00m04.000s-2.mp4"), "\(s)")
+        #expect(
+            FileManager.default.fileExists(atPath: dir + "/h264_gop2s-cut-00h00m01.600s-00h00m04.000s-2.mp4"), "\(s)")
         // l again: cleared, it plays on past B.
         Tmux.run(["send-keys", "-t", name, "l"])
         s = waitFor(name) { (Tmux.shownSeconds($0) ?? 0) > 4.3 }

@@ -6,12 +6,18 @@ extension PlayTmuxTests {
     /// is skipped with a notice and the rest play; `<` goes back (over the broken one); quitting prints the skipped
     /// file's line and exits 1.
     @Test func aFolderPlaysInNaturalOrderSkippingABrokenFile() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-playlist-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-playlist-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for n in [1, 2, 10] {
-            let made = try Scrub.execute("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=1.5",
-                                                    "-c:v", "libx264", "-g", "25", "\(dir)/clip\(n).mp4"])
+            let made = try Scrub.execute(
+                "ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=1.5",
+                    "-c:v", "libx264", "-g", "25", "\(dir)/clip\(n).mp4",
+                ])
             #expect(made.status == 0, "\(made.stderr)")
         }
         let noise = Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
@@ -40,7 +46,9 @@ extension PlayTmuxTests {
 
     /// A playlist whose every entry is broken ends with a line for each and status 1, even when it loops.
     @Test func aPlaylistOfOnlyBrokenFilesEnds() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-broken-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-broken-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for n in 1...2 {
@@ -60,12 +68,21 @@ extension PlayTmuxTests {
     /// `<` from the second entry when the first cannot be played: it is skipped again and the second plays on (the
     /// player does not end).
     @Test func goingBackOverABrokenFirstEntryComesBack() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-back-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-back-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try #require(FileManager.default.createFile(atPath: "\(dir)/a-broken.mp4",
-                                                    contents: Data(repeating: 7, count: 3000)))
-        let made = try Scrub.execute("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=6", "-c:v", "libx264", "\(dir)/b-good.mp4"])
+        try #require(
+            FileManager.default.createFile(
+                atPath: "\(dir)/a-broken.mp4",
+                contents: Data(repeating: 7, count: 3000)))
+        let made = try Scrub.execute(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=6", "-c:v", "libx264",
+                "\(dir)/b-good.mp4",
+            ])
         try #require(made.status == 0, "\(made.stderr)")
         let base = "scrubtest12\(getpid())"
         defer { stop(base) }

@@ -5,7 +5,9 @@ extension PlayTmuxTests {
     /// `s` saves the frame at the playhead at the video's own size into --screenshot-dir, named by its time, with the
     /// pixels `thumb --exact --max-size 0` gives for that time; a second `s` never overwrites (NAME-2).
     @Test func screenshotKeepsTheFrameAsThumbExactDoes() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-shot-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-shot-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let base = "scrubtest6\(getpid())"
@@ -25,14 +27,22 @@ extension PlayTmuxTests {
         let thumb = try Scrub.run(["thumb", sample, "--at", "2.4", "--exact", "--max-size", "0", "-o", reference])
         #expect(thumb.status == 0, "\(thumb.stderr)")
         let shot = FileManager.default.contents(atPath: dir + "/" + file)
-        #expect(shot != nil && shot == FileManager.default.contents(atPath: reference), "the same pixels as thumb --exact")
-        let probe = try Scrub.execute("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", dir + "/" + file])
-        let video = try Scrub.execute("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=width,height", "-of", "csv=p=0", sample])
-        #expect(probe.stdout == video.stdout && !probe.stdout.isEmpty, "the video's own size: \(probe.stdout) vs \(video.stdout)")
+        #expect(
+            shot != nil && shot == FileManager.default.contents(atPath: reference), "the same pixels as thumb --exact")
+        let probe = try Scrub.execute(
+            "ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", dir + "/" + file])
+        let video = try Scrub.execute(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v", "-show_entries", "stream=width,height", "-of", "csv=p=0", sample])
+        #expect(
+            probe.stdout == video.stdout && !probe.stdout.isEmpty,
+            "the video's own size: \(probe.stdout) vs \(video.stdout)")
         Tmux.run(["send-keys", "-t", name, "s"])
         s = waitFor(name, timeout: 15) { $0.contains("02.400s-2.png") }
         #expect(FileManager.default.fileExists(atPath: dir + "/h264_gop2s-00h00m02.400s-2.png"), "\(s)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }.isEmpty, "no temporary file left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }.isEmpty,
+            "no temporary file left")
         Tmux.run(["send-keys", "-t", name, "q"])
         #expect(waitFor(name) { $0.contains("EXITED:") }.contains("EXITED:0"))
     }

@@ -3,7 +3,9 @@ import Testing
 
 /// Drives `scrubkit play` in a real terminal (tmux) and reads the screen back.
 enum Tmux {
-    static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
     static var available: Bool { path != nil }
     /// A server of our own, so a test never touches the user's tmux and can always be torn down.
     static let socket = "scrubtest\(getpid())"
@@ -30,7 +32,9 @@ enum Tmux {
     }
 
     private static func command(_ args: [String], socket: String) -> String {
-        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(getpid())-\(UUID().uuidString)").path
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tmux-\(getpid())-\(UUID().uuidString)"
+        ).path
         defer { unlink(capture) }
         guard let pid = spawn([path!, "-L", socket, "-f", "/dev/null"] + args, stdout: capture) else { return "" }
         var status: Int32 = 0
@@ -70,14 +74,19 @@ enum Tmux {
     /// glibc ≥ 2.34 has `posix_spawn_file_actions_addclosefrom_np`, but Swift's Glibc module does not export it.
     private static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return }
         _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 
     /// Seconds shown in the status line ("m:ss.s / …"), nil when absent.
     static func shownSeconds(_ screen: String) -> Double? {
-        guard let line = screen.split(separator: "\n").first(where: { $0.contains(" / ") && ($0.contains("playing") || $0.contains("paused")) }),
-              let m = line.firstMatch(of: /(\d+):(\d{2})(\.\d)?/) else { return nil }
+        guard
+            let line = screen.split(separator: "\n").first(where: {
+                $0.contains(" / ") && ($0.contains("playing") || $0.contains("paused"))
+            }),
+            let m = line.firstMatch(of: /(\d+):(\d{2})(\.\d)?/)
+        else { return nil }
         return Double(m.1)! * 60 + Double(m.2)! + (m.3.flatMap { Double($0) } ?? 0)
     }
 }
@@ -90,14 +99,21 @@ struct PlayTmuxTests {
     /// that name. The new session exists before the earlier ones of the same base are killed: killing the server's only
     /// session makes it exit, and a session started at that moment raced the exiting server (a flaky test).
     @discardableResult
-    func start(_ base: String, _ args: String, cols: Int = 100, rows: Int = 30, command: String = "play", env: String = "") -> String {
+    func start(
+        _ base: String, _ args: String, cols: Int = 100, rows: Int = 30, command: String = "play", env: String = ""
+    ) -> String {
         let name = "\(base)-\(UUID().uuidString.prefix(8))"
         // The previous test may just have killed the server's last session: a server on its way out refuses new
         // sessions. Retry until the session is really there.
         for _ in 0..<30 {
-            Tmux.run(["new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows),
-                      "TERM=xterm-256color COLORTERM=truecolor PULSE_SERVER=unix:/nonexistent-scrubkit-test/pulse.sock \(env) '\(Scrub.binary)' \(command) \(args); echo EXITED:$?; sleep 20"])
-            if Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains(Substring(name)) { break }
+            Tmux.run([
+                "new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows),
+                "TERM=xterm-256color COLORTERM=truecolor PULSE_SERVER=unix:/nonexistent-scrubkit-test/pulse.sock "
+                    + "\(env) '\(Scrub.binary)' \(command) \(args); echo EXITED:$?; sleep 20",
+            ])
+            if Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains(Substring(name)) {
+                break
+            }
             usleep(100_000)
         }
         for old in Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n")
@@ -108,7 +124,8 @@ struct PlayTmuxTests {
     }
     /// Kills every session of `base`.
     func stop(_ base: String) {
-        for old in Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n") where old.hasPrefix(base + "-") {
+        for old in Tmux.run(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n")
+        where old.hasPrefix(base + "-") {
             Tmux.run(["kill-session", "-t", String(old)])
         }
     }
@@ -146,19 +163,24 @@ struct PlayTmuxTests {
         // An absolute jump lands exactly, not on the keyframe before (3 → 30 % = 2.4 s; keyframes every 2 s).
         Tmux.run(["send-keys", "-t", name, "3"])
         s = waitFor(name) { abs((Tmux.shownSeconds($0) ?? -1) - 2.4) < 0.01 }
-        #expect(abs((Tmux.shownSeconds(s) ?? -1) - 2.4) < 0.01, "key 3 → 2.4 s exactly: \(Tmux.shownSeconds(s) ?? -1)")
+        #expect(
+            abs((Tmux.shownSeconds(s) ?? -1) - 2.4) < 0.01, "key 3 → 2.4 s exactly: \(Tmux.shownSeconds(s) ?? -1)")
         Tmux.run(["send-keys", "-t", name, "Home"])
         s = waitFor(name) { Tmux.shownSeconds($0) == 0 }
         #expect(Tmux.shownSeconds(s) == 0)
         Tmux.run(["send-keys", "-t", name, "Right"])
         s = waitFor(name) { (Tmux.shownSeconds($0) ?? 0) >= 3.9 }
-        #expect((Tmux.shownSeconds(s) ?? 0) >= 3.9 && (Tmux.shownSeconds(s) ?? 99) <= 5.1, "→ moves about 5 s (to a keyframe)")
+        #expect(
+            (Tmux.shownSeconds(s) ?? 0) >= 3.9 && (Tmux.shownSeconds(s) ?? 99) <= 5.1,
+            "→ moves about 5 s (to a keyframe)")
         // Mouse: a click in the middle of the bar (SGR report, 1-based: row 29 of 30, column 51) seeks to ~50 %.
         Tmux.run(["send-keys", "-t", name, "Home"])
         _ = waitFor(name) { Tmux.shownSeconds($0) == 0 }
         Tmux.run(["send-keys", "-t", name, "-l", "\u{1B}[<0;51;29M\u{1B}[<0;51;29m"])
         s = waitFor(name) { (Tmux.shownSeconds($0) ?? 0) >= 3.5 }
-        #expect(abs((Tmux.shownSeconds(s) ?? -1) - 4) <= 0.5, "click on the bar's middle → about 4 s: \(Tmux.shownSeconds(s) ?? -1)")
+        #expect(
+            abs((Tmux.shownSeconds(s) ?? -1) - 4) <= 0.5,
+            "click on the bar's middle → about 4 s: \(Tmux.shownSeconds(s) ?? -1)")
         // Resize: the bar follows the new width.
         Tmux.run(["resize-window", "-t", name, "-x", "60", "-y", "20"])
         s = waitFor(name) { scr in scr.split(separator: "\n").contains { $0.contains("●") && $0.count <= 60 } }
@@ -217,7 +239,10 @@ extension PlayTmuxTests {
         defer { unlink(raw) }
         let ff = Process()
         ff.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ff.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25", "-t", "12", "-c:v", "libx264", "-g", "25", "-f", "h264", raw]
+        ff.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25", "-t", "12", "-c:v", "libx264", "-g",
+            "25", "-f", "h264", raw,
+        ]
         ff.standardInput = FileHandle.nullDevice
         try ff.run(); ff.waitUntilExit()
         let base = "scrubtest3\(getpid())"
@@ -230,7 +255,9 @@ extension PlayTmuxTests {
         #expect(s.contains("--:--"), "the duration is shown as unknown")
         Tmux.run(["send-keys", "-t", name, "Right"])
         s = waitFor(name) { (Tmux.shownSeconds($0) ?? 0) >= before + 4 }
-        #expect((Tmux.shownSeconds(s) ?? 0) >= before + 4, "→ seeks 5 s by time: \(before) → \(Tmux.shownSeconds(s) ?? -1)")
+        #expect(
+            (Tmux.shownSeconds(s) ?? 0) >= before + 4,
+            "→ seeks 5 s by time: \(before) → \(Tmux.shownSeconds(s) ?? -1)")
         Tmux.run(["send-keys", "-t", name, "Left"])
         s = waitFor(name) { (Tmux.shownSeconds($0) ?? 99) <= before + 1 }
         #expect((Tmux.shownSeconds(s) ?? 99) <= before + 1, "← seeks back")
@@ -252,9 +279,13 @@ extension PlayTmuxTests {
 
     @Test func benchModeReportsFramesAndSeekLatency() throws {
         let sample = Scrub.packageRoot.appendingPathComponent("samples/h264_gop2s.mp4").path
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-paints-\(UUID().uuidString).txt").path
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-paints-\(UUID().uuidString).txt"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let r = try Scrub.run(["play", "--bench", sample, "--seconds", "2", "--size", "80x24", "--paint-log", log, "--hovers", "10"])
+        let r = try Scrub.run([
+            "play", "--bench", sample, "--seconds", "2", "--size", "80x24", "--paint-log", log, "--hovers", "10",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("frames shown"))
         #expect(r.stdout.contains("seek→paint keyframe"))
@@ -268,11 +299,15 @@ extension PlayTmuxTests {
             #expect(max != nil && max! < 5000, "every move answered: \(String(describing: line))")
         }
         // The paint log: monotonic time and media time per picture; in order, with the 2 s seek at two thirds.
-        let rows = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        let rows = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: " ").compactMap { Double($0) }
+        }
         try #require(rows.count >= 20 && rows.allSatisfy { $0.count == 2 }, "\(rows.count) rows")
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0[0] <= $1[0] }, "monotonic times in order")
         let jumps = zip(rows, rows.dropFirst()).map { $1[1] - $0[1] }
-        #expect(jumps.filter { $0 > 1.5 }.count == 1 && jumps.allSatisfy { $0 > 0 }, "one seek ahead, otherwise frames in order: \(jumps)")
+        #expect(
+            jumps.filter { $0 > 1.5 }.count == 1 && jumps.allSatisfy { $0 > 0 },
+            "one seek ahead, otherwise frames in order: \(jumps)")
     }
 }
 
@@ -291,7 +326,10 @@ extension PlayTmuxTests {
         // Let the paused picture settle, then take the screen with its colours.
         usleep(300_000)
         // (The status line's last row changes by itself: "no sound (why)" shortens after 5 s.)
-        func coloured() -> String { Tmux.run(["capture-pane", "-p", "-e", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false).dropLast(2).joined(separator: "\n") }
+        func coloured() -> String {
+            Tmux.run(["capture-pane", "-p", "-e", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false)
+                .dropLast(2).joined(separator: "\n")
+        }
         func waitForColoured(_ cond: (String) -> Bool) -> String {
             let end = Date().addingTimeInterval(10)
             var c = coloured()
@@ -299,14 +337,17 @@ extension PlayTmuxTests {
             return c
         }
         func rowsDiffering(_ a: String, _ b: String) -> Int {
-            let x = a.split(separator: "\n", omittingEmptySubsequences: false), y = b.split(separator: "\n", omittingEmptySubsequences: false)
+            let x = a.split(separator: "\n", omittingEmptySubsequences: false),
+                y = b.split(separator: "\n", omittingEmptySubsequences: false)
             return zip(x, y).filter { $0 != $1 }.count + abs(x.count - y.count)
         }
         let before = coloured()
         // Column 51 of 100 (1-based) is the middle of the bar (row 29 of 30): 4.0 s of 8.
         Tmux.run(["send-keys", "-t", name, "-l", "\u{1B}[<35;51;29M"])
         s = waitFor(name) { $0.split(separator: "\n").dropLast(2).contains { $0.contains(" 0:04.0 ") } }
-        #expect(s.split(separator: "\n").dropLast(2).contains { $0.contains(" 0:04.0 ") }, "the time under the pointer is shown above the bar")
+        #expect(
+            s.split(separator: "\n").dropLast(2).contains { $0.contains(" 0:04.0 ") },
+            "the time under the pointer is shown above the bar")
         let hovering = waitForColoured { rowsDiffering(before, $0) >= 5 }
         #expect(rowsDiffering(before, hovering) >= 5, "a picture of several rows is drawn over the video")
         #expect(Tmux.shownSeconds(screen(name)) == pausedAt, "hovering neither seeks nor plays")
@@ -316,8 +357,12 @@ extension PlayTmuxTests {
         s = waitFor(name) { $0.contains(" 0:06.1 ") && !$0.contains(" 0:04.0 ") }
         #expect(s.contains(" 0:06.1 ") && !s.contains(" 0:04.0 "), "the label follows the pointer")
         let labelLine = s.split(separator: "\n").first { $0.contains(" 0:06.1 ") }
-        let labelAt = labelLine.flatMap { line in line.firstRange(of: " 0:06.1 ").map { line.distance(from: line.startIndex, to: $0.lowerBound) } }
-        #expect(labelAt.map { (65...80).contains($0) } == true, "the box is under the pointer (label at column \(String(describing: labelAt)))")
+        let labelAt = labelLine.flatMap { line in
+            line.firstRange(of: " 0:06.1 ").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+        }
+        #expect(
+            labelAt.map { (65...80).contains($0) } == true,
+            "the box is under the pointer (label at column \(String(describing: labelAt)))")
         // Off the bar: everything as before the hover, to the byte and colour.
         Tmux.run(["send-keys", "-t", name, "-l", "\u{1B}[<35;51;10M"])
         let after = waitForColoured { $0 == before }

@@ -3,8 +3,11 @@ import Testing
 
 /// URLs wherever a path is accepted: a real HTTP server with Range support on 127.0.0.1 (tools/http-range-server),
 /// MP4 with `moov` at the start and at the end, an HLS playlist, HTTP errors, secrets kept out of messages.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"),
-                "needs python3 and ffmpeg"))
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"),
+        "needs python3 and ffmpeg"))
 struct RemoteMediaTests {
     /// A served folder: front.mp4 (moov first), end.mp4 (moov last), image.png, hls/index.m3u8.
     static let folder: String = {
@@ -21,19 +24,33 @@ struct RemoteMediaTests {
         ffmpeg(["-i", sample, "-c", "copy", "-movflags", "+faststart", dir + "/front.mp4"])
         ffmpeg(["-i", sample, "-c", "copy", dir + "/end.mp4"])
         // 64 s in 32 fragments (one per keyframe), their index ('mfra') at the end, as ffmpeg writes them.
-        ffmpeg(["-stream_loop", "7", "-i", sample, "-c", "copy", "-movflags", "+frag_keyframe+empty_moov+default_base_moof", dir + "/fragmented.mp4"])
+        ffmpeg([
+            "-stream_loop", "7", "-i", sample, "-c", "copy", "-movflags", "+frag_keyframe+empty_moov+default_base_moof",
+            dir + "/fragmented.mp4",
+        ])
         // 64 s, ~8 MB, moov at the end: big enough for open-ended ranges to show.
         ffmpeg(["-stream_loop", "7", "-i", sample, "-c", "copy", "-an", dir + "/long.mp4"])
-        ffmpeg(["-i", sample, "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", dir + "/hls/index.m3u8"])
+        ffmpeg([
+            "-i", sample, "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+            dir + "/hls/index.m3u8",
+        ])
         // A live playlist: the same segments, no #EXT-X-ENDLIST (more would come).
         if let vod = try? String(contentsOfFile: dir + "/hls/index.m3u8", encoding: .utf8) {
-            try? vod.replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "").replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "")
-                .write(toFile: dir + "/hls/live.m3u8", atomically: true, encoding: .utf8)
+            try? vod.replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "").replacingOccurrences(
+                of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""
+            )
+            .write(toFile: dir + "/hls/live.m3u8", atomically: true, encoding: .utf8)
         }
-        try? FileManager.default.copyItem(atPath: Scrub.packageRoot.appendingPathComponent("samples/image.png").path, toPath: dir + "/image.png")
+        try? FileManager.default.copyItem(
+            atPath: Scrub.packageRoot.appendingPathComponent("samples/image.png").path, toPath: dir + "/image.png")
         // Anamorphic (4:3 pixels) said only by the H.264 bitstream: the MP4's own 'pasp' box renamed away.
-        ffmpeg(["-i", sample, "-c", "copy", "-an", "-bsf:v", "h264_metadata=sample_aspect_ratio=4/3", "-movflags", "+faststart", dir + "/vui-sar.mp4"])
-        if var bytes = FileManager.default.contents(atPath: dir + "/vui-sar.mp4"), let r = bytes.range(of: Data("pasp".utf8)) {
+        ffmpeg([
+            "-i", sample, "-c", "copy", "-an", "-bsf:v", "h264_metadata=sample_aspect_ratio=4/3", "-movflags",
+            "+faststart", dir + "/vui-sar.mp4",
+        ])
+        if var bytes = FileManager.default.contents(atPath: dir + "/vui-sar.mp4"),
+            let r = bytes.range(of: Data("pasp".utf8))
+        {
             bytes.replaceSubrange(r, with: Data("free".utf8))
             // (Not written: no file at all, so that its test fails on the missing fixture, not on a 'pasp' left in.)
             if !FileManager.default.createFile(atPath: dir + "/vui-sar.mp4", contents: bytes) {
@@ -52,10 +69,16 @@ struct RemoteMediaTests {
 
     /// Runs `body` with the base URL of a fresh tools/http-range-server on `folder` (stopped afterwards).
     static func serve(_ folder: String, _ arguments: [String] = [], _ body: (String) throws -> Void) throws {
-        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("port-\(getpid())-\(UUID().uuidString)").path
+        let portFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "port-\(getpid())-\(UUID().uuidString)"
+        ).path
         defer { unlink(portFile) }
-        guard let pid = Tmux.spawn(["/usr/bin/python3", Scrub.packageRoot.appendingPathComponent("tools/http-range-server").path, folder] + arguments,
-                                   stdout: portFile) else {
+        guard
+            let pid = Tmux.spawn(
+                ["/usr/bin/python3", Scrub.packageRoot.appendingPathComponent("tools/http-range-server").path, folder]
+                    + arguments,
+                stdout: portFile)
+        else {
             Issue.record("cannot start the HTTP server"); return
         }
         defer {
@@ -66,7 +89,9 @@ struct RemoteMediaTests {
         var port: Int? = nil
         let deadline = Date().addingTimeInterval(10)
         while port == nil && Date() < deadline {
-            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap {
+                Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             if port == nil { usleep(20_000) }
         }
         try body("http://127.0.0.1:\(try #require(port, "the server printed its port"))")
@@ -79,7 +104,9 @@ struct RemoteMediaTests {
             #expect(info.status == 0, "\(info.stdout)\(info.stderr)")
             #expect(info.stdout.contains("\"duration\":8"), "\(info.stdout)")
             #expect(!info.stdout.contains("s3cr3t"), "the signature is not printed")
-            let out = FileManager.default.temporaryDirectory.appendingPathComponent("remote-\(getpid())-\(file.hashValue).jpg").path
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "remote-\(getpid())-\(file.hashValue).jpg"
+            ).path
             defer { unlink(out) }
             let t = try Scrub.run(["thumb", "\(base)/\(file)", "--at", "50%", "--exact", "--json", "-o", out])
             #expect(t.status == 0, "\(t.stderr)")
@@ -90,7 +117,8 @@ struct RemoteMediaTests {
         }
     }
 
-    /// A live HLS playlist: its duration is indefinite and nothing waits for segments that do not exist yet (this hung).
+    /// A live HLS playlist: its duration is indefinite and nothing waits for segments that do not exist yet (this
+    /// hung).
     @Test func liveHLSIsIndefiniteAndDoesNotHang() throws {
         try withServer { base in
             let began = Date()
@@ -100,7 +128,9 @@ struct RemoteMediaTests {
             let start = (Scrub.jsonLines(info.stdout).first?["startTime"] as? Double) ?? 0
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(getpid()).jpg").path
             defer { unlink(out) }
-            let t = try Scrub.run(["thumb", "\(base)/hls/live.m3u8", "--at", String(start + 3), "--exact", "--json", "-o", out])
+            let t = try Scrub.run([
+                "thumb", "\(base)/hls/live.m3u8", "--at", String(start + 3), "--exact", "--json", "-o", out,
+            ])
             #expect(t.status == 0, "\(t.stderr)")
             let actual = (Scrub.jsonLines(t.stdout).first?["actualTime"] as? Double) ?? -1
             #expect(abs(actual - (start + 3)) < 0.05, "\(t.stdout)")
@@ -111,16 +141,20 @@ struct RemoteMediaTests {
     /// Bounded ranges: a thumbnail of the middle of a 64 s file fetches a small part of it, in `bytes=a-b` requests
     /// (FFmpeg's own open-ended `bytes=a-` let the server push megabytes into socket buffers before each seek).
     @Test func aThumbnailFetchesAFractionOfTheFileInBoundedRanges() throws {
-        let stats = FileManager.default.temporaryDirectory.appendingPathComponent("http-stats-\(getpid())-\(UUID().uuidString).json").path
+        let stats = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "http-stats-\(getpid())-\(UUID().uuidString).json"
+        ).path
         defer { unlink(stats) }
         try withServer(["--stats", stats]) { base in
             let out = FileManager.default.temporaryDirectory.appendingPathComponent("ranged-\(getpid()).jpg").path
             defer { unlink(out) }
             let t = try Scrub.run(["thumb", "\(base)/long.mp4", "--at", "50%", "-o", out])
             #expect(t.status == 0, "\(t.stderr)")
-            usleep(300_000)   // the server counts a dropped connection when its write fails
-            let served = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Int])
-            let size = try #require(try FileManager.default.attributesOfItem(atPath: Self.folder + "/long.mp4")[.size] as? Int)
+            usleep(300_000)  // the server counts a dropped connection when its write fails
+            let served = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Int])
+            let size = try #require(
+                try FileManager.default.attributesOfItem(atPath: Self.folder + "/long.mp4")[.size] as? Int)
             #expect(served["openEnded"] == 0, "\(served)")
             #expect((served["bytes"] ?? .max) < size * 3 / 10, "\(served) of \(size)")
         }
@@ -135,8 +169,11 @@ struct RemoteMediaTests {
     /// fragment's header for the length, the fragment's header: ≤ 8 KiB each but the keyframe), in at most 10
     /// requests. The picture is the one the local file gives.
     @Test(arguments: [("front.mp4", 3, 1.5, 0), ("end.mp4", 3, 1.5, 0), ("fragmented.mp4", 10, 2.0, 64 << 10)])
-    func onePictureReadsTheIndexAndItsKeyframe(file: String, maxRequests: Int, maxRatio: Double, allowance: Int) throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("http-log-\(getpid())-\(UUID().uuidString)").path
+    func onePictureReadsTheIndexAndItsKeyframe(file: String, maxRequests: Int, maxRatio: Double, allowance: Int) throws
+    {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "http-log-\(getpid())-\(UUID().uuidString)"
+        ).path
         defer { unlink(log) }
         let path = Self.folder + "/" + file
         let floor = try #require(Self.floor(path))
@@ -150,9 +187,13 @@ struct RemoteMediaTests {
             let requests = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             let bytes = requests.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
             #expect(requests.count <= maxRequests, "\(requests)")
-            #expect(Double(bytes) <= Double(floor) * maxRatio + Double(allowance), "\(bytes) bytes for a floor of \(floor): \(requests)")
+            #expect(
+                Double(bytes) <= Double(floor) * maxRatio + Double(allowance),
+                "\(bytes) bytes for a floor of \(floor): \(requests)")
             #expect(try Scrub.run(["thumb", path, "--at", "50%", "-o", local]).status == 0)
-            #expect(FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: local), "the same picture as the file's")
+            #expect(
+                FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: local),
+                "the same picture as the file's")
         }
     }
 
@@ -165,7 +206,9 @@ struct RemoteMediaTests {
             let t = try Scrub.run(["thumb", "\(base)/vui-sar.mp4", "--max-size", "320", "--json", "-o", out])
             #expect(t.status == 0, "\(t.stderr)")
             let line = try #require(Scrub.jsonLines(t.stdout).first)
-            #expect(line["width"] as? Int == 320 && line["height"] as? Int == 135, "1280×720 at 4:3 pixels is 1707×720: \(t.stdout)")
+            #expect(
+                line["width"] as? Int == 320 && line["height"] as? Int == 135,
+                "1280×720 at 4:3 pixels is 1707×720: \(t.stdout)")
         }
     }
 
@@ -187,7 +230,8 @@ struct RemoteMediaTests {
               let start = Double(format[0]), let duration = Double(format[1]),
               let data = FileManager.default.contents(atPath: path) else { return nil }
         // Packets: pts_time, size, pos, flags.
-        let keyframe = probe(["-select_streams", "v:0", "-show_entries", "packet=pts_time,size,pos,flags"]).compactMap { f -> (Double, Int, Int)? in
+        let keyframe = probe(["-select_streams", "v:0", "-show_entries", "packet=pts_time,size,pos,flags"]).compactMap {
+            f -> (Double, Int, Int)? in
             guard f.count >= 4, f[3].hasPrefix("K"), let t = Double(f[0]), let n = Int(f[1]), let at = Int(f[2]),
                   t <= start + duration / 2 else { return nil }
             return (t, n, at)
@@ -209,7 +253,8 @@ struct RemoteMediaTests {
     @Test(arguments: ["front.mp4", "end.mp4"])
     func aServerWithoutRangesStillWorks(file: String) throws {
         try withServer(["--no-ranges"]) { base in
-            let out = FileManager.default.temporaryDirectory.appendingPathComponent("noranges-\(getpid())-\(file).jpg").path
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("noranges-\(getpid())-\(file).jpg")
+                .path
             defer { unlink(out) }
             let t = try Scrub.run(["thumb", "\(base)/\(file)", "--at", "6", "--exact", "--json", "-o", out])
             #expect(t.status == 0, "\(t.stderr)")
@@ -221,7 +266,9 @@ struct RemoteMediaTests {
         try withServer { base in
             let missing = try Scrub.run(["thumb", "\(base)/missing.mp4?token=s3cr3t", "-o", "/dev/null"])
             #expect(missing.status == 1)
-            #expect(missing.stderr.contains("HTTP 404 Not Found") && !missing.stderr.contains("s3cr3t"), "\(missing.stderr)")
+            #expect(
+                missing.stderr.contains("HTTP 404 Not Found") && !missing.stderr.contains("s3cr3t"), "\(missing.stderr)"
+            )
             let forbidden = try Scrub.run(["info", "\(base)/status/403"])
             #expect(forbidden.status == 1 && forbidden.stderr.contains("HTTP 403"), "\(forbidden.stderr)")
             let verbose = try Scrub.run(["info", "--verbose", "\(base)/missing.mp4?token=s3cr3t"])
@@ -251,11 +298,13 @@ struct RemoteMediaTests {
 
     @Test func batchOfURLsNamesOutputsWithoutQueryStrings() throws {
         try withServer { base in
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("remote-batch-\(UUID().uuidString)").path
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("remote-batch-\(UUID().uuidString)")
+                .path
             defer { try? FileManager.default.removeItem(atPath: dir) }
             let list = dir + ".txt"
             defer { unlink(list) }
-            try "\(base)/front.mp4?sig=s3cr3t\n\(base)/image.png\n".write(toFile: list, atomically: true, encoding: .utf8)
+            try "\(base)/front.mp4?sig=s3cr3t\n\(base)/image.png\n".write(
+                toFile: list, atomically: true, encoding: .utf8)
             let r = try Scrub.run(["thumbs", "@\(list)", "--count", "2", "--out", dir, "--json", "-", "-q"])
             #expect(r.status == 0, "\(r.stderr)")
             let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { !$0.hasPrefix(".") }.sorted()

@@ -32,7 +32,9 @@ import Testing
         options.jobs = 1
         let runner = try BatchRunner(options: options)
         let found = Mutex<[BatchRecord]>([])
-        runner.run(sources: [path], allSources: [path], onStart: { _ in }, onFinish: { r in found.withLock { $0 += r.records } })
+        runner.run(
+            sources: [path], allSources: [path], onStart: { _ in },
+            onFinish: { r in found.withLock { $0 += r.records } })
         return found.withLock { $0 }
     }
 
@@ -42,15 +44,26 @@ import Testing
         defer { unlink(path) }
         let writer = try VideoWriter(path: path, width: 160, height: 96, fps: 10, gop: 10)
         for i in 0..<40 {
-            try writer.append((i < 15 ? picture { _, _ in (0, 0, 0) } : picture { x, y in (UInt8((x + i * 4) % 256), UInt8(y * 2), 90) }).packed)
+            try writer.append(
+                (i < 15
+                    ? picture { _, _ in (0, 0, 0) } : picture { x, y in (UInt8((x + i * 4) % 256), UInt8(y * 2), 90) })
+                    .packed)
         }
         try writer.finish()
         let kept = try records(path, skipping: false)
         #expect(kept.count == 3)
-        #expect(kept.contains { $0.actualTime < 1.5 }, "a tile falls in the fade: \(kept.map { ($0.requestedTime, $0.actualTime) })")
+        #expect(
+            kept.contains { $0.actualTime < 1.5 },
+            "a tile falls in the fade: \(kept.map { ($0.requestedTime, $0.actualTime) })")
         let skipped = try records(path, skipping: true)
         #expect(skipped.count == 3)
-        #expect(skipped.allSatisfy { $0.actualTime >= 1.5 }, "no tile in the fade: \(skipped.map { ($0.requestedTime, $0.actualTime) }) (kept: \(kept.map { ($0.requestedTime, $0.actualTime) }))")
+        #expect(
+            skipped.allSatisfy { $0.actualTime >= 1.5 },
+            """
+            no tile in the fade: \(skipped.map { ($0.requestedTime, $0.actualTime) }) \
+            (kept: \(kept.map { ($0.requestedTime, $0.actualTime) }))
+            """
+        )
         #expect(zip(skipped, skipped.dropFirst()).allSatisfy { $0.actualTime < $1.actualTime }, "still in time order")
     }
 }

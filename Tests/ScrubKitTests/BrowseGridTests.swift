@@ -8,8 +8,11 @@ import Testing
     /// At every window size and cell size, tiles (with the frame round them) stay inside the grid's rows and the
     /// window's columns, at least one tile shows, and every cell of a picture hit-tests back to its own slot.
     @Test func tilesFitEveryWindowAndHitTestBack() {
-        let cells = [CellGeometry(width: 8, height: 16, wholeCells: false), CellGeometry(width: 10, height: 20, wholeCells: false),
-                     CellGeometry(width: 5, height: 10, wholeCells: false), CellGeometry(width: 1, height: 2, wholeCells: true)]
+        let cells = [
+            CellGeometry(width: 8, height: 16, wholeCells: false),
+            CellGeometry(width: 10, height: 20, wholeCells: false),
+            CellGeometry(width: 5, height: 10, wholeCells: false), CellGeometry(width: 1, height: 2, wholeCells: true),
+        ]
         for cell in cells {
             for columns in stride(from: 8, through: 320, by: 13) {
                 for rows in stride(from: 5, through: 120, by: 7) {
@@ -18,12 +21,15 @@ import Testing
                     let last = l.origin(ofSlot: l.tilesPerScreen - 1)
                     // The right frame column and the bottom frame row of the last tile.
                     #expect(last.column + l.tileWidth < max(8, columns), "\(columns)×\(rows) \(cell): \(l)")
-                    if rows >= 8 { #expect(last.row + l.pictureRows + 1 < l.infoRow, "\(columns)×\(rows) \(cell): \(l)") }
+                    if rows >= 8 {
+                        #expect(last.row + l.pictureRows + 1 < l.infoRow, "\(columns)×\(rows) \(cell): \(l)")
+                    }
                     for slot in [0, l.tilesPerScreen / 2, l.tilesPerScreen - 1] {
                         let o = l.origin(ofSlot: slot)
                         let hit = l.slot(atColumn: o.column + l.tileWidth - 1, row: o.row)
                         #expect(hit?.slot == slot && hit?.onPicture == true && hit?.fraction == 1)
-                        #expect(l.slot(atColumn: o.column, row: o.row + l.pictureRows)?.onPicture == false, "the name line")
+                        #expect(
+                            l.slot(atColumn: o.column, row: o.row + l.pictureRows)?.onPicture == false, "the name line")
                         #expect(l.slot(atColumn: o.column + l.tileWidth, row: o.row) == nil, "the gap between tiles")
                     }
                 }
@@ -55,7 +61,8 @@ import Testing
         }
         s.move(by: 5000, in: layout)
         #expect(s.index == 999 && s.visible(layout).upperBound == 1000)
-        #expect(s.visible(layout).count > layout.tilesPerScreen - layout.tilesAcross, "no empty rows below the last tile")
+        #expect(
+            s.visible(layout).count > layout.tilesPerScreen - layout.tilesAcross, "no empty rows below the last tile")
         s.update(count: 3, layout: layout)
         #expect(s.index == 2 && s.topRow == 0 && s.visible(layout) == 0..<3)
         s.update(count: 0, layout: layout)
@@ -69,7 +76,9 @@ import Testing
         let wanted = s.wanted(layout), shown = s.visible(layout)
         #expect(wanted.first == s.index)
         #expect(Set(wanted.prefix(shown.count)) == Set(shown))
-        #expect(Array(wanted.dropFirst(shown.count).prefix(layout.tilesPerScreen)) == Array(shown.upperBound..<shown.upperBound + layout.tilesPerScreen))
+        #expect(
+            Array(wanted.dropFirst(shown.count).prefix(layout.tilesPerScreen))
+                == Array(shown.upperBound..<shown.upperBound + layout.tilesPerScreen))
         #expect(wanted.count == 3 * layout.tilesPerScreen && Set(wanted).count == wanted.count)
     }
 }
@@ -78,25 +87,35 @@ import Testing
     /// Folders first, then playable files in natural order; hidden entries and other files left out; the filter
     /// ignores case; the orders sort by date, size and known length.
     @Test func listsOrdersAndFilters() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-listing-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-listing-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir + "/zeta", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/.hidden", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for (name, size, age) in [("clip10.mp4", 300, 10.0), ("Clip2.mkv", 100, 30.0), ("song.mp3", 200, 20.0), ("notes.txt", 50, 0.0), (".secret.mp4", 10, 0.0)] {
+        for (name, size, age) in [
+            ("clip10.mp4", 300, 10.0), ("Clip2.mkv", 100, 30.0), ("song.mp3", 200, 20.0), ("notes.txt", 50, 0.0),
+            (".secret.mp4", 10, 0.0),
+        ] {
             _ = FileManager.default.createFile(atPath: "\(dir)/\(name)", contents: Data(count: size))
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age * 3600)], ofItemAtPath: "\(dir)/\(name)")
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -age * 3600)], ofItemAtPath: "\(dir)/\(name)")
         }
         _ = FileManager.default.createFile(atPath: "\(dir)/zeta/b10.mkv", contents: Data(count: 10))
         _ = FileManager.default.createFile(atPath: "\(dir)/zeta/b9.webm", contents: Data(count: 10))
         _ = FileManager.default.createFile(atPath: "\(dir)/zeta/a.txt", contents: Data(count: 10))
         let listing = try BrowseListing(folder: dir)
-        #expect(listing.all.first?.pictureSource == "\(dir)/zeta/b9.webm", "a folder's picture: its first playable file")
+        #expect(
+            listing.all.first?.pictureSource == "\(dir)/zeta/b9.webm", "a folder's picture: its first playable file")
         #expect(listing.all.last?.pictureSource == listing.all.last?.path)
         #expect(listing.entries(order: .name).map(\.name) == ["zeta", "Clip2.mkv", "clip10.mp4", "song.mp3"])
         #expect(listing.entries(order: .date).map(\.name) == ["zeta", "clip10.mp4", "song.mp3", "Clip2.mkv"])
         #expect(listing.entries(order: .size).map(\.name) == ["zeta", "clip10.mp4", "song.mp3", "Clip2.mkv"])
         let lengths = ["\(dir)/song.mp3": 200.0, "\(dir)/Clip2.mkv": 5.0]
-        #expect(listing.entries(order: .duration, duration: { lengths[$0] }).map(\.name) == ["zeta", "song.mp3", "Clip2.mkv", "clip10.mp4"])
+        #expect(
+            listing.entries(order: .duration, duration: { lengths[$0] }).map(\.name) == [
+                "zeta", "song.mp3", "Clip2.mkv", "clip10.mp4",
+            ])
         #expect(listing.entries(order: .name, filter: "CLIP").map(\.name) == ["Clip2.mkv", "clip10.mp4"])
         let flat = try BrowseListing(folder: dir, recursive: true).all
         #expect(flat.allSatisfy { !$0.isFolder } && flat.contains { $0.name == "zeta/b9.webm" })

@@ -12,7 +12,9 @@ import Testing
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let dataPages = (count + page - 1) / page
         let total = (dataPages + 1) * page
-        guard let base = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), base != MAP_FAILED else {
+        guard let base = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            base != MAP_FAILED
+        else {
             throw POSIXError(.ENOMEM)
         }
         defer { munmap(base, total) }
@@ -38,7 +40,9 @@ import Testing
     @Test func slicedResizeMatchesOnePass() throws {
         let (w, h) = (640, 480)
         var picture = RGBImage(width: w, height: h)
-        for i in picture.pixels.indices { picture.pixels[i] = UInt8(truncatingIfNeeded: (i % (w * 3)) / 3 ^ (i / (w * 3))) }
+        for i in picture.pixels.indices {
+            picture.pixels[i] = UInt8(truncatingIfNeeded: (i % (w * 3)) / 3 ^ (i / (w * 3)))
+        }
         let guarded = try withGuardedBytes(w * h * 3) { src -> [UInt8] in
             let p = UnsafeMutablePointer(mutating: src.baseAddress!)
             picture.pixels.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: $0.count) }

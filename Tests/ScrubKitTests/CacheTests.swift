@@ -43,14 +43,18 @@ struct MemoryCacheTests {
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for i in 0..<3000 {
                 let k = (i * 7 + worker) % 300
-                if c.value(for: k) == nil { c.insert([UInt8](repeating: UInt8(k % 256), count: 50 + k % 100), for: k, cost: 50 + k % 100) }
+                if c.value(for: k) == nil {
+                    c.insert([UInt8](repeating: UInt8(k % 256), count: 50 + k % 100), for: k, cost: 50 + k % 100)
+                }
                 if i % 97 == 0 { c.removeValue(for: k) }
             }
         }
         #expect(c.totalCost <= 10_000)
         #expect(c.keysByRecency.count == c.count)
         // Every value is the one stored for its key.
-        for k in c.keysByRecency { #expect(c.value(for: k).map { $0.count == 50 + k % 100 && $0.first == UInt8(k % 256) } == true) }
+        for k in c.keysByRecency {
+            #expect(c.value(for: k).map { $0.count == 50 + k % 100 && $0.first == UInt8(k % 256) } == true)
+        }
     }
 }
 
@@ -104,7 +108,9 @@ struct DiskCacheTests {
         for n in 0..<good.count { #expect(DiskCache.decode(Array(good.prefix(n)), key: Array("k".utf8)) == nil) }
         #expect(DiskCache.decode(good, key: Array("k".utf8)) == payload)
         // And the payloads a thumbnail cache and a batch keep, cut short: nothing decodes from them.
-        let thumb = Thumbnail(requestedTime: s(1), actualTime: s(1), image: RGBImage(width: 2, height: 2), orientation: .identity, isExact: true)
+        let thumb = Thumbnail(
+            requestedTime: s(1), actualTime: s(1), image: RGBImage(width: 2, height: 2), orientation: .identity,
+            isExact: true)
         let bytes = ThumbnailCache.encodeThumbnail(thumb)
         #expect(ThumbnailCache.decodeThumbnail(bytes)?.image == thumb.image)
         for n in 0..<bytes.count { #expect(ThumbnailCache.decodeThumbnail(Array(bytes.prefix(n))) == nil) }
@@ -144,7 +150,8 @@ struct DiskCacheTests {
         let file = d + "/plain-file"
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let warnings = Mutex<[String]>([])
-        let c = DiskCache(directory: file + "/cache", budget: 1 << 20, warn: { m in warnings.withLock { $0.append(m) } })
+        let c = DiskCache(
+            directory: file + "/cache", budget: 1 << 20, warn: { m in warnings.withLock { $0.append(m) } })
         #expect(!c.store([1, 2, 3], for: "k"))
         #expect(!c.store([1, 2, 3], for: "k2"))
         #expect(c.bytes(for: "k") == nil)
@@ -180,7 +187,8 @@ struct SourceIdentityTests {
 struct PNGTextTests {
     @Test func addsAndReadsTextChunks() throws {
         let png = try RGBImage(width: 4, height: 3).encoded(as: .png)
-        let tagged = try #require(PNGText.adding([("Thumb::URI", "file:///a%20b.mp4"), ("Thumb::MTime", "1234")], to: png))
+        let tagged = try #require(
+            PNGText.adding([("Thumb::URI", "file:///a%20b.mp4"), ("Thumb::MTime", "1234")], to: png))
         #expect(PNGText.attributes(of: tagged) == ["Thumb::URI": "file:///a%20b.mp4", "Thumb::MTime": "1234"])
         // Still a PNG that decodes.
         let d = try tempDir(); defer { try? FileManager.default.removeItem(atPath: d) }
@@ -235,7 +243,9 @@ struct ThumbnailCacheTests {
         fresh.cache = ThumbnailCache(directory: d + "/cache")
         let fromDisk = try fresh.image(at: .absolute(s(3)))
         #expect(fresh.cache!.disk!.statistics.hits == 1)
-        #expect(fromDisk.image == first.image && fromDisk.actualTime == first.actualTime && fromDisk.orientation == first.orientation)
+        #expect(
+            fromDisk.image == first.image && fromDisk.actualTime == first.actualTime
+                && fromDisk.orientation == first.orientation)
         // The file replaced by another clip at the same path: made again, from the new file.
         try FileManager.default.removeItem(atPath: clip)
         try FileManager.default.copyItem(atPath: Corpus.sample("rotated90.mp4"), toPath: clip)
@@ -250,7 +260,9 @@ struct ThumbnailCacheTests {
     @Test func scrubbingBackRepaintsFromThePreviewCache() async throws {
         let pipe = FilePlayback(path: Corpus.sample("h264_gop2s.mp4"))
         defer { pipe.close() }
-        let loaded: Result<PlayerMediaInfo, MediaError> = await withCheckedContinuation { c in pipe.load { c.resume(returning: $0) } }
+        let loaded: Result<PlayerMediaInfo, MediaError> = await withCheckedContinuation { c in
+            pipe.load { c.resume(returning: $0) }
+        }
         _ = try loaded.get()
         pipe.setOutputSize(width: 64, height: 36)
         func seek(_ t: MediaTime) async -> MediaTime? {
@@ -298,7 +310,9 @@ struct ThumbnailCacheTests {
         o = base; o.times = .count(3); variants.append(o)
         let signatures = variants.map(\.signature)
         #expect(Set(signatures).count == variants.count && !signatures.contains(base.signature), "\(signatures)")
-        #expect(base.signature == BatchOptions(outputDirectory: "/elsewhere").signature, "the output directory is not a setting")
+        #expect(
+            base.signature == BatchOptions(outputDirectory: "/elsewhere").signature,
+            "the output directory is not a setting")
         // The generator-side part is the generator's own settings key, the one the cache key is built from.
         let gen = base.generator(for: "/a.mp4", parallelFiles: 1)
         #expect(base.signature.contains(gen.settingsKey.joined(separator: "|")))
@@ -306,8 +320,12 @@ struct ThumbnailCacheTests {
         let key = gen.cacheKey(for: .absolute(.zero), identity: identity)
         #expect(key.parts == [TimeExpression.absolute(.zero).description] + gen.settingsKey)
         // Entry names on disk are what earlier releases wrote (a user's cache stays valid across the key type).
-        #expect(key.description == (["pixels", "v1", identity.description, "0s"] + gen.settingsKey).joined(separator: "|"))
-        #expect(gen.fileCacheKey(for: .absolute(.zero), format: .png, quality: 80, identity: identity, via: "desktop:s").description
-                == (["file", "v1", identity.description, "0s"] + gen.settingsKey + ["png", "q80", "desktop:s"]).joined(separator: "|"))
+        #expect(
+            key.description == (["pixels", "v1", identity.description, "0s"] + gen.settingsKey).joined(separator: "|"))
+        #expect(
+            gen.fileCacheKey(for: .absolute(.zero), format: .png, quality: 80, identity: identity, via: "desktop:s")
+                .description
+                == (["file", "v1", identity.description, "0s"] + gen.settingsKey + ["png", "q80", "desktop:s"]).joined(
+                    separator: "|"))
     }
 }

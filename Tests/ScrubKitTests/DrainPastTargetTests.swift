@@ -13,7 +13,8 @@ struct DrainPastTargetTests {
 
     func extractor(_ threading: DecoderThreading = .single) throws -> FrameExtractor {
         let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
-        return try FrameExtractor(source: source, threading: threading, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        return try FrameExtractor(
+            source: source, threading: threading, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
     }
 
     func pixels(_ found: FrameExtractor.Found) throws -> [UInt8] {
@@ -43,7 +44,9 @@ struct DrainPastTargetTests {
         // Asked anyway inside the same GOP, later and earlier: the stream was left past the time, so it seeks.
         x.upcoming = .invalid
         #expect(try x.frame(at: t(23, 4), toleranceBefore: .zero, toleranceAfter: .zero).time == t(23, 4))
-        #expect(try x.frame(at: t(91, 20), toleranceBefore: .zero, toleranceAfter: .zero).time == MediaTime(value: 109, timescale: 24))
+        #expect(
+            try x.frame(at: t(91, 20), toleranceBefore: .zero, toleranceAfter: .zero).time
+                == MediaTime(value: 109, timescale: 24))
         // Then playing on from there frame by frame (a player's next()).
         let next = try #require(try x.next())
         #expect(next.time == MediaTime(value: 110, timescale: 24))
@@ -68,7 +71,8 @@ struct ReferenceSkippingTests {
     func everyFrameOfTwoGOPsIsTheSamePicture(threading: DecoderThreading) throws {
         let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
         // Every picture from 1 s to 5 s decoded in order: the reference.
-        let plain = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let plain = try FrameExtractor(
+            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
         var expected: [(MediaTime, [UInt8])] = []
         var f = try plain.frame(at: MediaTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
         while f.time < MediaTime(value: 5, timescale: 1) {
@@ -79,7 +83,8 @@ struct ReferenceSkippingTests {
         #expect(expected.count == 96)
         var skipped = 0
         for (time, pixels) in expected {
-            let x = try FrameExtractor(source: source, threading: threading, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+            let x = try FrameExtractor(
+                source: source, threading: threading, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
             x.upcoming = .positiveInfinity
             let found = try x.frame(at: time, toleranceBefore: .zero, toleranceAfter: .zero)
             #expect(found.time == time)

@@ -31,7 +31,9 @@ struct EarlyFrameTests {
         let early = try #require(start(.absolute(t(5))))
         let found = try #require(early.answer(for: t(5), streamIndex: index, timeBase: timeBase, keyframesOnly: true))
         #expect(found.time == t(4) && found.target == t(5))
-        #expect(found.keyframeValidThrough >= t(5) && found.keyframeValidThrough < t(6), "proven through \(found.keyframeValidThrough)")
+        #expect(
+            found.keyframeValidThrough >= t(5) && found.keyframeValidThrough < t(6),
+            "proven through \(found.keyframeValidThrough)")
         #expect(found.frame.hasPicture)
         // Another stream or time base: not taken.
         #expect(early.answer(for: t(5), streamIndex: index + 1, timeBase: timeBase, keyframesOnly: true) == nil)
@@ -43,7 +45,8 @@ struct EarlyFrameTests {
     @Test func anExactFrameIsTakenOnlyForTheSameTime() throws {
         let (index, timeBase) = try probed()
         let early = try #require(start(.absolute(t(11, 2)), exact: true))
-        let found = try #require(early.answer(for: t(11, 2), streamIndex: index, timeBase: timeBase, keyframesOnly: false))
+        let found = try #require(
+            early.answer(for: t(11, 2), streamIndex: index, timeBase: timeBase, keyframesOnly: false))
         #expect(found.time == t(11, 2) && found.containsTime && !found.keyframeValidThrough.isValid)
         // The probe placed the request elsewhere: not taken (and the other core stopped).
         let elsewhere = try #require(start(.absolute(t(11, 2)), exact: true))
@@ -55,10 +58,12 @@ struct EarlyFrameTests {
         let found = try #require(start(.absolute(t(5)))?
             .answer(for: t(5), streamIndex: index, timeBase: timeBase, keyframesOnly: true))
         let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
-        let x = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(
+            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
         x.adopt(keyframe: found.frame, at: found.time, validThrough: found.keyframeValidThrough)
         let inside = try x.frame(at: t(9, 2), toleranceBefore: inf, toleranceAfter: inf)
-        #expect(inside.time == t(4) && inside.reused && x.framesDecoded == 0, "\(inside.time), \(x.framesDecoded) decoded")
+        #expect(
+            inside.time == t(4) && inside.reused && x.framesDecoded == 0, "\(inside.time), \(x.framesDecoded) decoded")
         // Before the keyframe, and past the next one: decoded as usual.
         #expect(try x.frame(at: t(3), toleranceBefore: inf, toleranceAfter: inf).time == t(2))
         #expect(try x.frame(at: t(13, 2), toleranceBefore: inf, toleranceAfter: inf).time == t(6))
@@ -67,7 +72,8 @@ struct EarlyFrameTests {
 
     @Test func theThumbnailIsTheSameWithAndWithoutIt() throws {
         // (A copy of its own: opens are counted per path, and other tests open the sample meanwhile.)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-early-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-early-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let copy = dir + "/clip.mp4"
@@ -85,7 +91,8 @@ struct EarlyFrameTests {
         var exact = ThumbnailGenerator(path: copy)
         exact.requestedTimeToleranceBefore = .zero
         let cases: [(ThumbnailGenerator, TimeExpression)] = [
-            (fastest, .fraction(numerator: 1, denominator: 2)), (fastest, .absolute(t(15, 2))), (fastest, .absolute(.zero)),
+            (fastest, .fraction(numerator: 1, denominator: 2)), (fastest, .absolute(t(15, 2))),
+            (fastest, .absolute(.zero)),
             (ThumbnailGenerator(path: copy), .absolute(t(9, 2))), (ThumbnailGenerator(path: copy), .absolute(t(7))),
             (exact, .absolute(t(61, 10))), (exact, .fraction(numerator: 3, denominator: 4)),
         ]

@@ -6,7 +6,8 @@ import Testing
 /// The file-I/O fence: whole writes, replaces that leave nothing half-done, failures named by step.
 @Suite struct FileIOTests {
     static func tempDir() throws -> String {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-fileio-\(UUID().uuidString)").path
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-fileio-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         return d
     }
@@ -48,13 +49,22 @@ import Testing
         let d = try Self.tempDir(); defer { try? FileManager.default.removeItem(atPath: d) }
         // The target is a directory that is not empty: the rename fails, after the temporary was written.
         try FileManager.default.createDirectory(atPath: d + "/busy/inside", withIntermediateDirectories: true)
-        #expect(throws: FileIO.Failure.self) { try FileIO.replace(d + "/busy", with: [1, 2, 3], temporary: d + "/.busy.tmp", mode: 0o644, durability: .data) }
-        do { try FileIO.replace(d + "/busy", with: [1], temporary: d + "/.busy.tmp", mode: 0o644, durability: .none) }
-        catch { #expect(error.step == .rename && (error.errno == EISDIR || error.errno == ENOTEMPTY), "\(error.step) \(error)") }
+        #expect(throws: FileIO.Failure.self) {
+            try FileIO.replace(
+                d + "/busy", with: [1, 2, 3], temporary: d + "/.busy.tmp", mode: 0o644, durability: .data)
+        }
+        do {
+            try FileIO.replace(d + "/busy", with: [1], temporary: d + "/.busy.tmp", mode: 0o644, durability: .none)
+        } catch {
+            #expect(
+                error.step == .rename && (error.errno == EISDIR || error.errno == ENOTEMPTY), "\(error.step) \(error)")
+        }
         #expect(!FileManager.default.fileExists(atPath: d + "/.busy.tmp"), "temporary removed")
         // A temporary that cannot be created (no such directory).
-        do { try FileIO.replace(d + "/none/x", with: [1], temporary: d + "/none/.x.tmp", mode: 0o644, durability: .none); Issue.record("no error") }
-        catch { #expect(error.step == .create && error.errno == ENOENT) }
+        do {
+            try FileIO.replace(d + "/none/x", with: [1], temporary: d + "/none/.x.tmp", mode: 0o644, durability: .none);
+            Issue.record("no error")
+        } catch { #expect(error.step == .create && error.errno == ENOENT) }
     }
 
     @Test func writeAllSendsEveryByteThroughAPipeAndReportsAClosedOne() throws {

@@ -15,11 +15,14 @@ struct HEIFPathTests {
         var fast = ThumbnailGenerator(path: path)
         fast.maximumSize = .longestSide(160)
         var full = fast
-        full.allowsShrinkOnLoad = false   // decode the 1080×1920 primary image, then scale
-        let a = try fast.image(at: .fraction(numerator: 0, denominator: 1)), b = try full.image(at: .fraction(numerator: 0, denominator: 1))
+        full.allowsShrinkOnLoad = false  // decode the 1080×1920 primary image, then scale
+        let a = try fast.image(at: .fraction(numerator: 0, denominator: 1)),
+            b = try full.image(at: .fraction(numerator: 0, denominator: 1))
         #expect(a.image.width == 90 && a.image.height == 160)
         #expect(b.image.width == 90 && b.image.height == 160)
-        #expect(Reference.meanDifference(a.image.pixels, b.image.pixels) < 10, "the thumbnail is the same picture, same way up")
+        #expect(
+            Reference.meanDifference(a.image.pixels, b.image.pixels) < 10,
+            "the thumbnail is the same picture, same way up")
     }
 
     @Test func infoReportsTheStill() {
@@ -53,7 +56,8 @@ struct AVIFPathTests {
         let t = try g.image(at: .absolute(.zero))
         #expect(t.image.width == 320 && t.image.height == 63, "4096×800 fitted: \(t.image.width)×\(t.image.height)")
         #expect(!FrameScore(t.image).isBlank)
-        let one = try ThumbnailGenerator(path: Corpus.path("androidx-media/avif/white-1x1.avif")).image(at: .absolute(.zero))
+        let one = try ThumbnailGenerator(path: Corpus.path("androidx-media/avif/white-1x1.avif")).image(
+            at: .absolute(.zero))
         #expect(one.image.width == 1 && one.image.pixels.allSatisfy { $0 > 240 }, "white")
     }
 

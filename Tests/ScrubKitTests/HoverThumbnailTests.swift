@@ -32,7 +32,8 @@ struct HoverThumbnailTests {
         // Inside the same GOP, before and after the first request: answered from the kept picture at once.
         hover.request(s(39))
         let b = try #require(hover.newest)
-        #expect(b.requested == s(39) && b.thumbnail.actualTime == s(20) && b.serial > a.serial, "answered without waiting")
+        #expect(
+            b.requested == s(39) && b.thumbnail.actualTime == s(20) && b.serial > a.serial, "answered without waiting")
         hover.request(s(21))
         #expect(hover.newest?.requested == s(21))
         #expect(hover.decodedCount == 1, "nothing decoded for times the kept keyframe covers")
@@ -59,7 +60,8 @@ struct HoverThumbnailTests {
 
     @Test func memoryLimitDropsTheLeastRecentlyUsed() async throws {
         // One 64×36 picture is 6912 bytes: a limit of one keeps only the newest.
-        let hover = HoverThumbnails(path: Corpus.sample("h264_gop2s.mp4"), maximumSize: .box(width: 64, height: 36), memoryLimit: 7000)
+        let hover = HoverThumbnails(
+            path: Corpus.sample("h264_gop2s.mp4"), maximumSize: .box(width: 64, height: 36), memoryLimit: 7000)
         defer { hover.close() }
         hover.request(s(10))
         _ = try #require(await answer(hover, for: s(10)))

@@ -53,7 +53,10 @@ struct InspectionTests {
     }
 
     @Test func stillsAreStill() {
-        for p in ["androidx-media/jpeg/london.jpg", "androidx-media/png/first_frame_1920x1080.png", "androidx-media/webp/ic_launcher_round.webp"] {
+        for p in [
+            "androidx-media/jpeg/london.jpg", "androidx-media/png/first_frame_1920x1080.png",
+            "androidx-media/webp/ic_launcher_round.webp",
+        ] {
             let i = info(p)
             #expect(i.isStill, "\(p)")
             #expect(i.error == nil, "\(p): \(String(describing: i.error))")
@@ -136,7 +139,10 @@ struct InspectionTests {
         // No crash, no hang: every file either inspects cleanly or reports an error naming it.
         let files = try FileManager.default.subpathsOfDirectory(atPath: Corpus.media.path)
             .filter { !$0.hasSuffix(".tsv") && !$0.hasSuffix(".md") }
-            .filter { var d: ObjCBool = false; return FileManager.default.fileExists(atPath: Corpus.path($0), isDirectory: &d) && !d.boolValue }
+            .filter {
+                var d: ObjCBool = false;
+                return FileManager.default.fileExists(atPath: Corpus.path($0), isDirectory: &d) && !d.boolValue
+            }
         #expect(files.count > 100)
         for f in files {
             let i = MediaInspector(verifiesDecoding: false).inspect(path: Corpus.path(f))
@@ -159,7 +165,9 @@ struct InspectionTests {
 @Suite(.enabled(if: Corpus.available, "needs ../shared/media"))
 struct QuirkTests {
     @Test func htcRotationInTheTrackName() {
-        let v = MediaInspector().inspect(path: Corpus.path("androidx-media/mkv/sample_with_htc_rotation_track_name.mkv")).video
+        let v = MediaInspector().inspect(
+            path: Corpus.path("androidx-media/mkv/sample_with_htc_rotation_track_name.mkv")
+        ).video
         #expect(v?.rotation == 90)
         #expect(v?.displayWidth == 720 && v?.displayHeight == 1080)
     }
@@ -183,6 +191,8 @@ struct LateStartTransportStreamTests {
         let first = try g.image(at: .fraction(numerator: 0, denominator: 1))
         #expect(abs(first.actualTime.seconds - 6.4) < 0.001, "first frame \(first.actualTime.seconds)")
         let middle = try g.image(at: .fraction(numerator: 1, denominator: 2))
-        #expect(abs(middle.actualTime.seconds - 7.88) < 0.001, "50 % → 6.4 + 1.5 s, frame at 7.88: \(middle.actualTime.seconds)")
+        #expect(
+            abs(middle.actualTime.seconds - 7.88) < 0.001,
+            "50 % → 6.4 + 1.5 s, frame at 7.88: \(middle.actualTime.seconds)")
     }
 }

@@ -12,8 +12,13 @@ import Testing
         return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(len >> 8), UInt8(len & 0xFF)] + payload + [0xFF, 0xDA, 0, 2]
     }
     func tiff(littleEndian: Bool, orientation: UInt16, type: UInt16 = 3) -> [UInt8] {
-        func u16(_ v: UInt16) -> [UInt8] { littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
-        func u32(_ v: UInt32) -> [UInt8] { littleEndian ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) }
+        func u16(_ v: UInt16) -> [UInt8] {
+            littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
+        }
+        func u32(_ v: UInt32) -> [UInt8] {
+            littleEndian
+                ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF))
+        }
         let head: [UInt8] = littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
         // IFD0 with two entries: ImageWidth (0x0100), then Orientation (0x0112).
         return head + u16(42) + u32(8) + u16(2)
@@ -33,8 +38,12 @@ import Testing
         #expect(ExifOrientation.read(bytes: [0xFF, 0xD8, 0xFF, 0xDA, 0, 2]) == nil)
         #expect(ExifOrientation.read(bytes: Array("not a jpeg".utf8)) == nil)
         #expect(ExifOrientation.read(bytes: jpeg(exif: [0x49, 0x49, 0, 0])) == nil)
-        #expect(ExifOrientation.read(bytes: jpeg(exif: tiff(littleEndian: true, orientation: 6, type: 4))) == nil, "wrong type is not trusted")
-        #expect(Orientation(exif: ExifOrientation.read(bytes: jpeg(exif: tiff(littleEndian: true, orientation: 0))) ?? 1) == .identity)
+        #expect(
+            ExifOrientation.read(bytes: jpeg(exif: tiff(littleEndian: true, orientation: 6, type: 4))) == nil,
+            "wrong type is not trusted")
+        #expect(
+            Orientation(exif: ExifOrientation.read(bytes: jpeg(exif: tiff(littleEndian: true, orientation: 0))) ?? 1)
+                == .identity)
     }
 }
 
@@ -64,17 +73,26 @@ import Testing
     }
 
     @Test func decoderDeclinesWhatItShouldNotDo() {
-        let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-\(UUID().uuidString).jpg").path
-        #expect(FileManager.default.createFile(atPath: bogus, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 1, 2, 0xFF, 0xD9])))
+        let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-\(UUID().uuidString).jpg")
+            .path
+        #expect(
+            FileManager.default.createFile(
+                atPath: bogus, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 1, 2, 0xFF, 0xD9])))
         defer { try? FileManager.default.removeItem(atPath: bogus) }
         guard case .declined = JPEGDecoder.decode(path: bogus, denominator: 8, maxPixels: 1_000_000) else {
             Issue.record("a JPEG without a frame must be declined, not crash or exit"); return
         }
-        if case .decoded = JPEGDecoder.decode(path: "/nonexistent.jpg", denominator: 1, maxPixels: 1) { Issue.record("missing file decoded?") }
+        if case .decoded = JPEGDecoder.decode(path: "/nonexistent.jpg", denominator: 1, maxPixels: 1) {
+            Issue.record("missing file decoded?")
+        }
     }
 
-    @Test(.enabled(if: Corpus.available), arguments: ["sharp-fixtures/Channel_digital_image_CMYK_color.jpg", "sharp-fixtures/testimgl.jpg",
-                                                      "androidx-media/jpeg/pixel-motion-photo-shortened.jpg", "sharp-fixtures/concert.jpg"])
+    @Test(
+        .enabled(if: Corpus.available),
+        arguments: [
+            "sharp-fixtures/Channel_digital_image_CMYK_color.jpg", "sharp-fixtures/testimgl.jpg",
+            "androidx-media/jpeg/pixel-motion-photo-shortened.jpg", "sharp-fixtures/concert.jpg",
+        ])
     func cmykLosslessTruncatedAndGreyAllWork(file: String) throws {
         var g = ThumbnailGenerator(path: Corpus.path(file))
         g.maximumSize = .longestSide(200)
@@ -107,7 +125,10 @@ import Testing
         let reference = [UInt8](ppm[(at + 1)...])
         let (w, h) = (try #require(Int(fields[1])), try #require(Int(fields[2])))
         for fullSize in [(6000, 4000), nil, (5000, 4000)] as [(width: Int, height: Int)?] {
-            guard case .decoded(let picture, _, _) = JPEGDecoder.decode(path: path, denominator: 8, maxPixels: 1 << 30, fullSize: fullSize) else {
+            guard
+                case .decoded(let picture, _, _) = JPEGDecoder.decode(
+                    path: path, denominator: 8, maxPixels: 1 << 30, fullSize: fullSize)
+            else {
                 Issue.record("not decoded with \(String(describing: fullSize))"); continue
             }
             #expect(picture.width == w && picture.height == h)

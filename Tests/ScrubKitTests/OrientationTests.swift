@@ -4,8 +4,10 @@ import Testing
 
 /// EXIF and display-matrix orientation, and applying it to pixels.
 @Suite struct OrientationTests {
-    @Test(arguments: [(1, 0, false), (2, 0, true), (3, 180, false), (4, 180, true),
-                      (5, 270, true), (6, 90, false), (7, 90, true), (8, 270, false), (0, 0, false), (9, 0, false), (-3, 0, false)])
+    @Test(arguments: [
+        (1, 0, false), (2, 0, true), (3, 180, false), (4, 180, true),
+        (5, 270, true), (6, 90, false), (7, 90, true), (8, 270, false), (0, 0, false), (9, 0, false), (-3, 0, false),
+    ])
     func exifTable(value: Int, rotation: Int, mirrored: Bool) {
         let o = Orientation(exif: value)
         #expect(o.rotation == rotation && o.mirrored == mirrored)
@@ -14,10 +16,18 @@ import Testing
     /// FFmpeg's matrix for "rotate 90° clockwise to display" (what phones write for portrait).
     @Test func displayMatricesSnapToQuarterTurns() {
         let one: Int32 = 1 << 16
-        #expect(Orientation(displayMatrix: [0, one, 0, -one, 0, 0, 0, 0, 1 << 30]) == Orientation(rotation: 90, mirrored: false))
-        #expect(Orientation(displayMatrix: [-one, 0, 0, 0, -one, 0, 0, 0, 1 << 30]) == Orientation(rotation: 180, mirrored: false))
-        #expect(Orientation(displayMatrix: [0, -one, 0, one, 0, 0, 0, 0, 1 << 30]) == Orientation(rotation: 270, mirrored: false))
-        #expect(Orientation(displayMatrix: [-one, 0, 0, 0, one, 0, 0, 0, 1 << 30]) == Orientation(rotation: 0, mirrored: true))
+        #expect(
+            Orientation(displayMatrix: [0, one, 0, -one, 0, 0, 0, 0, 1 << 30])
+                == Orientation(rotation: 90, mirrored: false))
+        #expect(
+            Orientation(displayMatrix: [-one, 0, 0, 0, -one, 0, 0, 0, 1 << 30])
+                == Orientation(rotation: 180, mirrored: false))
+        #expect(
+            Orientation(displayMatrix: [0, -one, 0, one, 0, 0, 0, 0, 1 << 30])
+                == Orientation(rotation: 270, mirrored: false))
+        #expect(
+            Orientation(displayMatrix: [-one, 0, 0, 0, one, 0, 0, 0, 1 << 30])
+                == Orientation(rotation: 0, mirrored: true))
         #expect(Orientation(displayMatrix: [0, 0, 0, 0, 0, 0, 0, 0, 0]) == .identity)
     }
 

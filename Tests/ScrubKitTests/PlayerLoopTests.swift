@@ -25,7 +25,8 @@ import Testing
             seen.append(p.currentTime.seconds)
         }
         #expect(seen.allSatisfy { $0 >= 2 - 1e-9 && $0 < 3 + 1e-9 }, "\(seen)")
-        let backs = pipe.seeks.withLock { $0.filter { $0.time == s(2) && $0.before == .zero && $0.after == .zero } }.count
+        let backs = pipe.seeks.withLock { $0.filter { $0.time == s(2) && $0.before == .zero && $0.after == .zero } }
+            .count
         #expect(backs == 3, "the first seek, then back at 3 s twice in 2.5 s: \(backs)")
         // Cleared: it plays on past 3 s.
         p.loopRange = nil

@@ -39,7 +39,10 @@ struct PlayerReaderTests {
         let (reader, facts) = try #require(PlayerReaderTests.open(path, playingAll: true))
         defer { reader.close() }
         let video = try #require(facts.video), audio = try #require(facts.audioStreams.first)
-        let queues = [video.index: try #require(reader.stream(video.index)), audio.index: try #require(reader.stream(audio.index))]
+        let queues = [
+            video.index: try #require(reader.stream(video.index)),
+            audio.index: try #require(reader.stream(audio.index)),
+        ]
         // Read the sound first to its end (the picture's packets wait in their played queue), then the picture.
         var got: [Int: Int] = [:]
         let packet = try Packet()
@@ -76,7 +79,8 @@ struct PlayerReaderTests {
         let total = try PlayerReaderTests.packetCounts(path).values.reduce(0, +)
         let read = reader.statistics.packets
         #expect(read > 0)
-        #expect(read < total / 3, "read \(read) of \(total) packets with nothing taken: the read-ahead bound does not hold")
+        #expect(
+            read < total / 3, "read \(read) of \(total) packets with nothing taken: the read-ahead bound does not hold")
         // Taking packets makes it read on.
         let packet = try Packet()
         for _ in 0..<(read + 10) { _ = try video.read(into: packet) }
@@ -91,7 +95,9 @@ struct PlayerReaderTests {
         let audio = try #require(reader.stream(stream.index))
         audio.setPlayed(true)
         let packet = try Packet()
-        func seconds(_ p: Packet) -> Double { Double(p.pts) * Double(stream.timeBase.num) / Double(stream.timeBase.den) }
+        func seconds(_ p: Packet) -> Double {
+            Double(p.pts) * Double(stream.timeBase.num) / Double(stream.timeBase.den)
+        }
         // Play three seconds of sound, then go back to 1 s from the kept packets: no move, the same packets again.
         var t = 0.0
         while t < 3, try audio.read(into: packet) { t = seconds(packet) }
@@ -105,7 +111,8 @@ struct PlayerReaderTests {
         #expect(!audio.reposition(at: back * 7))
         // A seek moves the file: the serial goes up and the next packet is from the new place. (By the picture's
         // stream, as the player's picture chain seeks: every stream then starts at its keyframe, here at 6 s. Sought
-        // by the sound's, the picture would start at the keyframe before — 4 s — and the sound 2 s later in the file:
+        // by the sound's, the picture would start at the keyframe before — 4 s — and the sound 2 s later in the
+        // file:
         // with the picture not played, the sound would be in a gap until something takes the reader on.)
         let video = try #require(facts.video)
         let pictureTime = Int64(6.0 * Double(video.timeBase.den) / Double(video.timeBase.num))

@@ -31,7 +31,9 @@ import MediaTime
         clock.advance(by: Player.settleDelay * 0.2)
         got = seeks(pipe, p)
         #expect(got.count == 3)
-        #expect(got.last?.time == s(10) && got.last?.before == .zero && got.last?.after == .zero, "exact where the keys left it")
+        #expect(
+            got.last?.time == s(10) && got.last?.before == .zero && got.last?.after == .zero,
+            "exact where the keys left it")
         clock.advance(by: 5)
         #expect(seeks(pipe, p).count == 3, "once")
     }

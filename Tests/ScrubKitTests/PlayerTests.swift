@@ -8,12 +8,17 @@ import Testing
 
 /// A pipeline whose loading and seeks complete only when the test says.
 final class ScriptedPipeline: PlayerPipeline, @unchecked Sendable {
-    struct Seek { var time: MediaTime; var before: MediaTime; var after: MediaTime; var done: @Sendable (MediaTime?) -> Void }
+    struct Seek {
+        var time: MediaTime; var before: MediaTime; var after: MediaTime; var done: @Sendable (MediaTime?) -> Void
+    }
     let info: PlayerMediaInfo?
     let seeks = Mutex<[Seek]>([])
     let autoComplete: Bool
     init(duration: MediaTime?, start: MediaTime = .zero, autoComplete: Bool = true) {
-        info = duration.map { PlayerMediaInfo(start: start, duration: $0, hasVideo: false, frameDuration: MediaTime(value: 1, timescale: 30)) }
+        info = duration.map {
+            PlayerMediaInfo(
+                start: start, duration: $0, hasVideo: false, frameDuration: MediaTime(value: 1, timescale: 30))
+        }
         self.autoComplete = autoComplete
     }
     var loadDone: (@Sendable (Result<PlayerMediaInfo, MediaError>) -> Void)?
@@ -21,8 +26,16 @@ final class ScriptedPipeline: PlayerPipeline, @unchecked Sendable {
         if let info { done(.success(info)) } else { loadDone = done }
     }
     func finishLoading(_ info: PlayerMediaInfo) { loadDone?(.success(info)) }
-    func seek(to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime, _ done: @escaping @Sendable (MediaTime?) -> Void) {
-        if autoComplete { done(time); seeks.withLock { $0.append(Seek(time: time, before: toleranceBefore, after: toleranceAfter, done: { _ in })) }; return }
+    func seek(
+        to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime,
+        _ done: @escaping @Sendable (MediaTime?) -> Void
+    ) {
+        if autoComplete {
+            done(time);
+            seeks.withLock {
+                $0.append(Seek(time: time, before: toleranceBefore, after: toleranceAfter, done: { _ in }))
+            }; return
+        }
         seeks.withLock { $0.append(Seek(time: time, before: toleranceBefore, after: toleranceAfter, done: done)) }
     }
     /// Completes the oldest uncompleted seek, landing at `at` (default: where it was asked).
@@ -99,7 +112,9 @@ func s(_ x: Double) -> MediaTime { MediaTime(seconds: x, preferredTimescale: 100
     @Test func tinyIntervalIsCoalescedWhenTheQueueIsBlocked() {
         let (p, clock, _) = makePlayer()
         let rec = Recorder()
-        _ = p.addPeriodicTimeObserver(forInterval: MediaTime(value: 1, timescale: 1000), queue: rec.queue) { rec.record($0) }
+        _ = p.addPeriodicTimeObserver(forInterval: MediaTime(value: 1, timescale: 1000), queue: rec.queue) {
+            rec.record($0)
+        }
         let gate = DispatchSemaphore(value: 0)
         rec.queue.async { gate.wait() }            // the observer's queue is busy
         p.play()
@@ -151,7 +166,8 @@ func s(_ x: Double) -> MediaTime { MediaTime(seconds: x, preferredTimescale: 100
         #expect(ends.times == [2])
         #expect(p.rate == 0)
         #expect(p.currentTime == s(2))
-        #expect(periodic.times == [0, 1, 2])       // start, 1, then the multiple 2 and the stop at the end, merged (one pending per observer)
+        // start, 1, then the multiple 2 and the stop at the end, merged (one pending per observer)
+        #expect(periodic.times == [0, 1, 2])
     }
 
     @Test func endOfMediaLoops() {
@@ -315,7 +331,9 @@ struct FilePlaybackTests {
         #expect(await p.seek(to: t, toleranceBefore: .zero, toleranceAfter: .zero))
         let f = await frame(p)
         #expect(f != nil)
-        #expect(f.map { $0.time <= t && $0.time > t - MediaTime(value: 1, timescale: 24) } == true, "\(String(describing: f?.time))")
+        #expect(
+            f.map { $0.time <= t && $0.time > t - MediaTime(value: 1, timescale: 24) } == true,
+            "\(String(describing: f?.time))")
         #expect(f?.image.width == 64 && f?.image.height == 36)
     }
 

@@ -9,7 +9,8 @@ import Testing
 @Suite(.enabled(if: Reference.available, "needs the ffmpeg CLI"))
 struct PreviewTests {
     func output(_ ext: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-\(UUID().uuidString).\(ext)").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-\(UUID().uuidString).\(ext)")
+            .path
     }
 
     @Test func anAnimatedWebPOfSixScenes() throws {
@@ -21,7 +22,9 @@ struct PreviewTests {
         // Six excerpts, each inside another scene (the six longest), in order.
         let cuts = SceneTests.madeCuts
         let scenesOf = r.excerpts.map { t in cuts.filter { $0 <= t.seconds + 1e-6 }.count }
-        #expect(Set(scenesOf).count == 6 && scenesOf == scenesOf.sorted(), "\(r.excerpts.map(\.seconds)) in scenes \(scenesOf)")
+        #expect(
+            Set(scenesOf).count == 6 && scenesOf == scenesOf.sorted(),
+            "\(r.excerpts.map(\.seconds)) in scenes \(scenesOf)")
         for (t, scene) in zip(r.excerpts, scenesOf) {
             let end = scene < cuts.count ? cuts[scene] : 49
             #expect(t.seconds + 1 <= end + 1e-6, "the excerpt at \(t.seconds) stays in its scene (ending \(end))")
@@ -29,7 +32,9 @@ struct PreviewTests {
         // The file as libwebp reads it: 320×180, up to 60 frames (the encoder merges a still scene's repeats into
         // longer frames), at least one per excerpt.
         let webp = try #require(WebPPicture(path: out))
-        #expect(webp.frameCount >= 6 && webp.frameCount <= 60 && webp.width == 320 && webp.height == 180, "\(webp.frameCount) frames")
+        #expect(
+            webp.frameCount >= 6 && webp.frameCount <= 60 && webp.width == 320 && webp.height == 180,
+            "\(webp.frameCount) frames")
     }
 
     @Test func anMP4OfTenExcerptsAtFifteenFPS() throws {
@@ -44,8 +49,13 @@ struct PreviewTests {
         o.maximumSize = .longestSide(161)   // (an odd side: H.264 gets an even one)
         let r = try PreviewMaker.make(clip, to: out, options: o)
         #expect(r.frames == 90 && r.width == 160 && r.height == 90, "\(r)")
-        let probe = String(decoding: Reference.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
-                                                                "stream=codec_name,width,height,nb_read_frames,duration", "-of", "csv=p=0", out]), as: UTF8.self)
+        let probe = String(
+            decoding: Reference.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-count_frames", "-show_entries",
+                    "stream=codec_name,width,height,nb_read_frames,duration", "-of", "csv=p=0", out,
+                ]), as: UTF8.self)
         #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,160,90,6.000000,90", "\(probe)")
     }
 
@@ -58,23 +68,37 @@ struct PreviewTests {
         o.count = 3
         let r = try PreviewMaker.make(clip, to: out, options: o)
         #expect(r.frames == 30 && r.width == 320 && r.height == 180, "\(r)")
-        let probe = String(decoding: Reference.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,height,nb_read_frames",
-                                                                "-show_entries", "format=duration", "-of", "csv=p=0", out]), as: UTF8.self)
+        let probe = String(
+            decoding: Reference.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,height,nb_read_frames",
+                    "-show_entries", "format=duration", "-of", "csv=p=0", out,
+                ]), as: UTF8.self)
         #expect(probe.split(separator: "\n").map(String.init) == ["gif,320,180,30", "3.000000"], "\(probe)")
         // The colours survive the palette: the middle of the first frame is the source's within a few levels.
-        let gifPixel = Reference.run("ffmpeg", ["-v", "error", "-i", out, "-frames:v", "1", "-vf", "crop=1:1:160:90", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let gifPixel = Reference.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", out, "-frames:v", "1", "-vf", "crop=1:1:160:90", "-f", "rawvideo", "-pix_fmt",
+                "rgb24", "-",
+            ])
         let webp = output("webp")
         defer { unlink(webp) }
         o.format = .webp
         _ = try PreviewMaker.make(clip, to: webp, options: o)
         let reference = try #require(WebPPicture(path: webp)?.decode(width: 320, height: 180))
         let i = (90 * 320 + 160) * 3
-        #expect(gifPixel.count == 3 && zip(gifPixel, reference.pixels[i..<(i + 3)]).allSatisfy { abs(Int($0) - Int($1)) < 24 },
-                "\(Array(gifPixel)) vs \(Array(reference.pixels[i..<(i + 3)]))")
+        #expect(
+            gifPixel.count == 3
+                && zip(gifPixel, reference.pixels[i..<(i + 3)]).allSatisfy { abs(Int($0) - Int($1)) < 24 },
+            "\(Array(gifPixel)) vs \(Array(reference.pixels[i..<(i + 3)]))")
     }
 
     @Test func aGIFDecodesItsExcerptsOnceAsTheOtherFormatsDo() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-opens-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-preview-opens-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // (A copy of its own: opens are counted per path.)
@@ -95,7 +119,8 @@ struct PreviewTests {
     }
 
     @Test func framesPastTheMemoryBudgetAreKeptInAFileThatLeavesNothing() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-spool-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-spool-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let frames = (0..<5).map { i in (0..<12).map { UInt8(i * 16 + $0) } }
@@ -113,7 +138,9 @@ struct PreviewTests {
 
     @Test func anOutputThatCannotBeWrittenLeavesNothing() throws {
         let clip = try SceneTests.clip()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-bad-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-preview-bad-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: dir + "/taken", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // The output's name is a directory's: the finished file cannot replace it, for either format.
@@ -128,9 +155,12 @@ struct PreviewTests {
     }
 
     @Test func aStillOrAMissingFileIsOneClearError() throws {
-        let png = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview-still-\(getpid()).png").path
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-preview-still-\(getpid()).png"
+        ).path
         defer { unlink(png) }
-        _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x48", "-frames:v", "1", png])
+        _ = Reference.run(
+            "ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x48", "-frames:v", "1", png])
         for path in [png, "/no/such/clip.mp4"] {
             let out = output("webp")
             #expect(throws: MediaError.self) { try PreviewMaker.make(path, to: out) }

@@ -4,7 +4,9 @@ import Foundation
 /// The ffmpeg/ffprobe CLIs as reference implementations (installed by tools/setup-deps).
 enum Reference {
     static func which(_ tool: String) -> String? {
-        for dir in ["/usr/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") { return "\(dir)/\(tool)" }
+        for dir in ["/usr/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
+            return "\(dir)/\(tool)"
+        }
         return nil
     }
     static var available: Bool { which("ffmpeg") != nil && which("ffprobe") != nil }
@@ -44,16 +46,24 @@ enum Reference {
 
     /// Presentation times of every video frame, as ffprobe reports them (best-effort timestamps), sorted.
     static func frameTimes(_ path: String) -> [Double] {
-        let out = run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",
-                                  "-of", "csv=p=0", path])
+        let out = run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=best_effort_timestamp_time",
+                "-of", "csv=p=0", path,
+            ])
         return String(decoding: out, as: UTF8.self).split(separator: "\n")
             .compactMap { Double($0.split(separator: ",").first.map(String.init) ?? "") }.sorted()
     }
 
     /// Presentation times of the key frames, as ffprobe reports them, sorted.
     static func keyframeTimes(_ path: String) -> [Double] {
-        let out = run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,best_effort_timestamp_time",
-                                  "-of", "csv=p=0", path])
+        let out = run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=key_frame,best_effort_timestamp_time",
+                "-of", "csv=p=0", path,
+            ])
         return String(decoding: out, as: UTF8.self).split(separator: "\n").compactMap { line -> Double? in
             let f = line.split(separator: ",")
             return f.count >= 2 && f[0] == "1" ? Double(f[1]) : nil
@@ -62,10 +72,15 @@ enum Reference {
 
     /// ffmpeg's render of the frame at `time` (it auto-rotates and honours the frame's matrix/range), scaled to
     /// w×h with the area filter, as packed RGB.
-    static func render(_ path: String, at time: Double?, width: Int, height: Int, extraFilters: String = "", scaleOptions: String = "") -> [UInt8] {
+    static func render(
+        _ path: String, at time: Double?, width: Int, height: Int, extraFilters: String = "", scaleOptions: String = ""
+    ) -> [UInt8] {
         var args = ["-v", "error"]
         if let time { args += ["-ss", String(format: "%.6f", time)] }
-        args += ["-i", path, "-frames:v", "1", "-vf", "\(extraFilters)scale=\(width):\(height):flags=area\(scaleOptions)", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        args += [
+            "-i", path, "-frames:v", "1", "-vf", "\(extraFilters)scale=\(width):\(height):flags=area\(scaleOptions)",
+            "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+        ]
         return [UInt8](run("ffmpeg", args))
     }
 

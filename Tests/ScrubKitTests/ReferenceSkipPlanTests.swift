@@ -8,9 +8,12 @@ struct ReferenceSkipPlanTests {
     /// An IDR picture, then mini-GOPs of a P picture and three B pictures whose middle one is a reference (x264's
     /// B-pyramid), in decode order: P(4k) B(4k-2, reference) b(4k-3) b(4k-1). Frame numbers as x264 counts them.
     func pyramid(_ miniGOPs: Int, pNames: Bool, commands: Bool, window: Int = 4) -> [Unit] {
-        func unit(_ kind: Unit.Kind, ref: Bool, _ frameNum: Int, at t: Int64, named: Set<Int>? = nil, unmarks: [Int]? = nil) -> Unit {
-            Unit(kind: kind, isReference: ref, isIDR: t == 0, frameNum: frameNum % 16, named: named, l0Active: 1,
-                 l1Active: 1, modified: named != nil, unmarks: unmarks, presentation: t, maxReferenceFrames: window)
+        func unit(
+            _ kind: Unit.Kind, ref: Bool, _ frameNum: Int, at t: Int64, named: Set<Int>? = nil, unmarks: [Int]? = nil
+        ) -> Unit {
+            Unit(
+                kind: kind, isReference: ref, isIDR: t == 0, frameNum: frameNum % 16, named: named, l0Active: 1,
+                l1Active: 1, modified: named != nil, unmarks: unmarks, presentation: t, maxReferenceFrames: window)
         }
         var units = [unit(.intra, ref: true, 0, at: 0)]
         for k in 1...miniGOPs {
@@ -58,7 +61,10 @@ struct ReferenceSkipPlanTests {
         let plan = ReferenceSkipPlan(units: units, answer: answer)
         #expect(plan.skipped == [2, 6, 10])
         // A wider window keeps stand-ins longer: fewer are left out.
-        #expect(ReferenceSkipPlan(units: pyramid(6, pNames: true, commands: false, window: 8), answer: answer).skipped == [2])
+        #expect(
+            ReferenceSkipPlan(units: pyramid(6, pNames: true, commands: false, window: 8), answer: answer).skipped == [
+                2
+            ])
     }
 
     @Test func nothingWithoutAnIDRFirst() {
@@ -68,7 +74,8 @@ struct ReferenceSkipPlanTests {
     }
 
     @Test func expGolombCodesAndEmulationPrevention() throws {
-        // 1 | 010 | 011 | 00100 | 00101 → ue 0, 1, 2, 3 and se(4) = -2; then 0x00 0x00 0x03 0x01: the 0x03 is dropped.
+        // 1 | 010 | 011 | 00100 | 00101 → ue 0, 1, 2, 3 and se(4) = -2; then 0x00 0x00 0x03 0x01: the 0x03 is
+        // dropped.
         var r = RBSPReader([0b1010_0110, 0b0100_0010, 0b1000_0000, 0x00, 0x00, 0x03, 0x01])
         #expect(try r.ue() == 0)
         #expect(try r.ue() == 1)

@@ -33,7 +33,9 @@ struct TextTests {
 
     @Test func aFontThatIsNotThereIsAClearError() {
         #expect(throws: FontError.self) { try TextRenderer(font: "/nonexistent/font.ttf") }
-        do { _ = try TextRenderer(font: "/nonexistent/font.ttf") } catch { #expect("\(error)".contains("/nonexistent/font.ttf")) }
+        do { _ = try TextRenderer(font: "/nonexistent/font.ttf") } catch {
+            #expect("\(error)".contains("/nonexistent/font.ttf"))
+        }
     }
 }
 
@@ -41,15 +43,23 @@ struct SheetLabelTests {
     @Test func oneFormatPerSheet() {
         #expect(SheetTimes.labels([7.24, 10, 14.04]) == ["0:07.2", "0:10.0", "0:14.0"])
         #expect(SheetTimes.labels([0.47, 0.77, 1.0]) == ["0:00.47", "0:00.77", "0:01.00"])
-        #expect(SheetTimes.labels([30, 1800, 3600]) == ["0:00:30", "0:30:00", "1:00:00"], "hours on every label once one needs them")
+        #expect(
+            SheetTimes.labels([30, 1800, 3600]) == ["0:00:30", "0:30:00", "1:00:00"],
+            "hours on every label once one needs them")
         #expect(SheetTimes.labels([65, 125]) == ["1:05", "2:05"])
     }
 
     @Test func tilesAreLabelledFromTheStartOfTheFileUnlessAbsolute() {
         // A TS whose first frame is at 6.4 s: a tile at 7.12 s is 0.72 s into the file.
         let times = [MediaTime(value: 712, timescale: 100), MediaTime(value: 812, timescale: 100)]
-        #expect(BatchRunner.tileLabels(times, start: MediaTime(value: 64, timescale: 10), absolute: false) == ["0:00.7", "0:01.7"])
-        #expect(BatchRunner.tileLabels(times, start: MediaTime(value: 64, timescale: 10), absolute: true) == ["0:07.1", "0:08.1"])
+        #expect(
+            BatchRunner.tileLabels(times, start: MediaTime(value: 64, timescale: 10), absolute: false) == [
+                "0:00.7", "0:01.7",
+            ])
+        #expect(
+            BatchRunner.tileLabels(times, start: MediaTime(value: 64, timescale: 10), absolute: true) == [
+                "0:07.1", "0:08.1",
+            ])
     }
 
     @Test func coloursParse() {
@@ -69,10 +79,15 @@ struct RepresentativeFrameTests {
     static let fade: String? = make("fade", "fade=in:st=0:d=3")
 
     static func make(_ name: String, _ filter: String) -> String? {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-best-\(name)-\(getpid()).mp4").path
-        _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=6",
-                                     "-vf", filter, "-c:v", "libx264", "-g", "10", "-keyint_min", "10", "-sc_threshold", "0",
-                                     "-pix_fmt", "yuv420p", out])
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-best-\(name)-\(getpid()).mp4")
+            .path
+        _ = Reference.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=6",
+                "-vf", filter, "-c:v", "libx264", "-g", "10", "-keyint_min", "10", "-sc_threshold", "0",
+                "-pix_fmt", "yuv420p", out,
+            ])
         return FileManager.default.fileExists(atPath: out) ? out : nil
     }
 
@@ -108,9 +123,15 @@ struct RepresentativeFrameTests {
 
     /// A long-GOP clip (a keyframe every 10 s) of `seconds` at 25 fps, black where `black` says (an ffmpeg expression).
     static func longGOP(_ name: String, seconds: Int, black: String) -> String? {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-best-\(name)-\(getpid()).mp4").path
-        _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=\(seconds)",
-                                     "-vf", "lutrgb=r=0:g=0:b=0:enable='\(black)'", "-c:v", "mpeg4", "-g", "250", "-sc_threshold", "1000000000", "-q:v", "4", out])
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-best-\(name)-\(getpid()).mp4")
+            .path
+        _ = Reference.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=\(seconds)",
+                "-vf", "lutrgb=r=0:g=0:b=0:enable='\(black)'", "-c:v", "mpeg4", "-g", "250", "-sc_threshold",
+                "1000000000", "-q:v", "4", out,
+            ])
         return FileManager.default.fileExists(atPath: out) ? out : nil
     }
 
@@ -132,7 +153,9 @@ struct RepresentativeFrameTests {
         g.frameCriteria.darkBelow = 0
         g.frameCriteria.minimumSharpness = 0
         let lax = try g.image(at: .fraction(numerator: 1, denominator: 5))
-        #expect(lax.actualTime.seconds < 6.5 && lax.candidates.allSatisfy { $0.time < MediaTime(value: 13, timescale: 2) }, "\(lax.actualTime)")
+        #expect(
+            lax.actualTime.seconds < 6.5 && lax.candidates.allSatisfy { $0.time < MediaTime(value: 13, timescale: 2) },
+            "\(lax.actualTime)")
     }
 
     /// A sheet tile whose window is black (and whose keyframe is too) moves within its slot to a frame that is not.
@@ -146,13 +169,17 @@ struct RepresentativeFrameTests {
         let thumbs = try g.generate(at: times).map { try $0.result.get() }
         #expect(thumbs.allSatisfy { !FrameScore($0.image).isBlank }, "\(thumbs.map(\.actualTime))")
         let second = try #require(thumbs.dropFirst().first)
-        #expect(second.actualTime.seconds > 16.5 && second.actualTime.seconds <= 20, "stays in its slot: \(second.actualTime)")
+        #expect(
+            second.actualTime.seconds > 16.5 && second.actualTime.seconds <= 20,
+            "stays in its slot: \(second.actualTime)")
         #expect(thumbs.map(\.actualTime) == thumbs.map(\.actualTime).sorted())
     }
 
     @Test func aSheetOfTheClipHasNoBlankTile() throws {
         let clip = try #require(RepresentativeFrameTests.clip)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-best-sheet-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-best-sheet-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var o = BatchOptions(outputDirectory: dir)
         o.sheet = (4, 2)
@@ -160,7 +187,8 @@ struct RepresentativeFrameTests {
         o.selectsRepresentativeFrames = true
         o.skipsBlankFrames = false          // the choice alone must avoid them
         let runner = try BatchRunner(options: o)
-        let r = runner.process(clip, naming: BatchNaming(template: o.nameTemplate, allSources: [clip]), parallelFiles: 1)
+        let r = runner.process(
+            clip, naming: BatchNaming(template: o.nameTemplate, allSources: [clip]), parallelFiles: 1)
         #expect(!r.failed, "\(r.errors)")
         let times = r.records.map(\.actualTime)
         #expect(times == times.sorted(), "tiles stay in time order")
@@ -201,11 +229,15 @@ struct FrameScoreTests {
 /// A contact sheet's header comes from the open that made its thumbnails, not from a second open of the file.
 struct SheetHeaderTests {
     @Test func headerFactsComeFromTheThumbnailsOpen() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-header-\(UUID().uuidString).mp4")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-header-\(UUID().uuidString).mp4")
         try FileManager.default.copyItem(at: root.appendingPathComponent("samples/h264_gop2s.mp4"), to: copy)
         let info = MediaInspector(verifiesDecoding: false).inspect(path: copy.path)
-        let (timeline, results) = try ThumbnailGenerator(path: copy.path).generate { _ in [.fraction(numerator: 1, denominator: 2)] }
+        let (timeline, results) = try ThumbnailGenerator(path: copy.path).generate { _ in
+            [.fraction(numerator: 1, denominator: 2)]
+        }
         #expect(results.count == 1)
         // Gone (or, for a URL, expensive) by the time the sheet is drawn: the header must not need it.
         try FileManager.default.removeItem(at: copy)
@@ -220,7 +252,8 @@ struct SheetHeaderTests {
     }
 
     @Test func aStillHasNoFrameRate() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let png = root.appendingPathComponent("samples/image.png").path
         let (timeline, _) = try ThumbnailGenerator(path: png).generate { _ in [.absolute(.zero)] }
         let (_, lines) = BatchRunner.sheetHeader(source: png, timeline: timeline)

@@ -3,7 +3,8 @@ import MediaTime
 @testable import ScrubKit
 import Testing
 
-/// Where the sound stream has nothing — a hole, an early end — the sound chain writes silence: the clock goes on (the
+/// Where the sound stream has nothing — a hole, an early end — the sound chain writes silence: the clock goes on
+/// (the
 /// picture with it) and the sound after a hole is heard at its own time. Before, a hole made the chain wait on the
 /// reader, which read on (the rest of the file, for a sound that ended early), and the clock jumped over the hole.
 extension SoundTests {

@@ -57,16 +57,21 @@ final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, the
     static let rate = 48_000
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-pulse-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-pulse-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
         try startDaemon()
     }
 
     private func startDaemon() throws {
-        daemon = Spawned([Reference.which("pulseaudio")!, "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-                          "--disable-shm=yes", "-L", "module-null-sink sink_name=test_sink rate=\(PrivatePulse.rate)",
-                          "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory.path)/pulse.sock"],
-                         environment: environment)
+        daemon = Spawned(
+            [
+                Reference.which("pulseaudio")!, "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+                "--disable-shm=yes", "-L", "module-null-sink sink_name=test_sink rate=\(PrivatePulse.rate)",
+                "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory.path)/pulse.sock",
+            ],
+            environment: environment)
         let socket = directory.appendingPathComponent("pulse.sock").path
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
         try #require(FileManager.default.fileExists(atPath: socket), "the private PulseAudio started")
@@ -90,8 +95,11 @@ final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, the
 
     /// Starts recording the sink's monitor (16-bit, 48 kHz, mono unless `channels` says; stereo is interleaved).
     func record(channels: Int = 1) throws {
-        recorder = Spawned([Reference.which("parec")!, "-d", "test_sink.monitor", "--raw", "--format=s16le",
-                            "--rate=\(PrivatePulse.rate)", "--channels=\(channels)", "--latency-msec=20", recording.path], environment: environment)
+        recorder = Spawned(
+            [
+                Reference.which("parec")!, "-d", "test_sink.monitor", "--raw", "--format=s16le",
+                "--rate=\(PrivatePulse.rate)", "--channels=\(channels)", "--latency-msec=20", recording.path,
+            ], environment: environment)
         try #require(recorder != nil, "parec started")
         usleep(300_000)
     }
@@ -105,8 +113,11 @@ final class PrivatePulse: @unchecked Sendable {   // unchecked: set up once, the
         // Swift's Glibc: the flag is set at once after.)
         try #require(pipe(&fds) == 0)
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        recorder = Spawned([Reference.which("parec")!, "-d", "test_sink.monitor", "--raw", "--format=s16le",
-                            "--rate=\(PrivatePulse.rate)", "--channels=1", "--latency-msec=10"], environment: environment, output: fds[1])
+        recorder = Spawned(
+            [
+                Reference.which("parec")!, "-d", "test_sink.monitor", "--raw", "--format=s16le",
+                "--rate=\(PrivatePulse.rate)", "--channels=1", "--latency-msec=10",
+            ], environment: environment, output: fds[1])
         close(fds[1])
         try #require(recorder != nil, "parec started")
         let reader = fds[0], stamped = self.stamped
@@ -315,18 +326,26 @@ struct SoundTests {
         let windows = SoundWindow.windows(pulse.recorded())
         let loud = windows.filter { $0.rms > 2000 }
         let low = loud.filter { abs($0.frequency - 440) < 25 }, high = loud.filter { abs($0.frequency - 1000) < 40 }
-        #expect(low.count >= 5 && high.count >= 5,
-                "\(low.count) windows at 440 Hz, \(high.count) at 1000 Hz: \(windows.map { "\(Int($0.rms))/\(Int($0.frequency))" })")
+        #expect(
+            low.count >= 5 && high.count >= 5,
+            """
+            \(low.count) windows at 440 Hz, \(high.count) at 1000 Hz: \
+            \(windows.map { "\(Int($0.rms))/\(Int($0.frequency))" })
+            """
+        )
         // After the seek only the new place is heard: no 440 Hz in the half second after 1000 Hz started (stale samples
         // would play right there, before the new take's).
         let firstHigh = try #require(high.first).start
         let all = windows.map { "\(String(format: "%.1f", $0.start)):\(Int($0.rms))/\(Int($0.frequency))" }
-        #expect(!low.contains { $0.start > firstHigh && $0.start < firstHigh + 0.5 }, "440 Hz just after the seek: \(all)")
+        #expect(
+            !low.contains { $0.start > firstHigh && $0.start < firstHigh + 0.5 }, "440 Hz just after the seek: \(all)")
         // Level: a 0.5 sine is 0.354 of full scale RMS (11 585); AAC and the server keep it within 15 %.
         let level = low.map(\.rms).reduce(0, +) / Double(max(1, low.count))
         #expect(abs(level - 11_585) < 11_585 * 0.15, "level \(level)")
         // Pausing silences it within the output buffer (150 ms) and a little: the last 0.2 s are quiet.
-        #expect(windows.suffix(2).allSatisfy { $0.rms < 300 }, "still sounding after the pause: \(windows.suffix(2).map(\.rms))")
+        #expect(
+            windows.suffix(2).allSatisfy { $0.rms < 300 },
+            "still sounding after the pause: \(windows.suffix(2).map(\.rms))")
     }
 
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
@@ -360,10 +379,15 @@ struct SoundTests {
     }
 
     /// At other speeds the sound plays along (the clock still follows it), its pitch kept or, varispeed, following.
-    @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"),
-          arguments: [(2.0, AudioTimePitchAlgorithm.timeDomain, 440.0), (2.0, .varispeed, 880.0), (0.5, .timeDomain, 440.0)])
-    func otherSpeedsPlayTheSoundWithItsPitchKeptOrFollowing(speed: Double, pitch: AudioTimePitchAlgorithm, heard: Double) async throws {
-        let clip = try Self.clip()   // (made before the server and the recording start)
+    @Test(
+        .enabled(if: PrivatePulse.available, "needs pulseaudio and parec"),
+        arguments: [
+            (2.0, AudioTimePitchAlgorithm.timeDomain, 440.0), (2.0, .varispeed, 880.0), (0.5, .timeDomain, 440.0),
+        ])
+    func otherSpeedsPlayTheSoundWithItsPitchKeptOrFollowing(
+        speed: Double, pitch: AudioTimePitchAlgorithm, heard: Double
+    ) async throws {
+        let clip = try Self.clip()  // (made before the server and the recording start)
         let (pulse, p) = try await serverAndPlayer(clip)
         defer { pulse.stop() }
         p.audioTimePitchAlgorithm = pitch
@@ -382,8 +406,13 @@ struct SoundTests {
         let windows = SoundWindow.windows(pulse.recorded())
         let loud = windows.filter { $0.rms > 2000 }
         let matching = loud.filter { abs($0.frequency - heard) < 30 }
-        #expect(loud.count >= 5 && Double(matching.count) >= Double(loud.count) * 0.8,
-                "\(matching.count) of \(loud.count) windows at \(heard) Hz: \(windows.map { "\(Int($0.rms))/\(Int($0.frequency))" })")
+        #expect(
+            loud.count >= 5 && Double(matching.count) >= Double(loud.count) * 0.8,
+            """
+            \(matching.count) of \(loud.count) windows at \(heard) Hz: \
+            \(windows.map { "\(Int($0.rms))/\(Int($0.frequency))" })
+            """
+        )
     }
 
     /// 26 s: a white frame and a click (10 ms of 1 kHz) at each whole second, black and silence between.
@@ -426,7 +455,13 @@ struct SoundTests {
             clicks.min { abs($0 - f.at) < abs($1 - f.at) }.flatMap { abs($0 - f.at) < 0.3 ? (f.at - $0) * 1000 : nil }
         }
         let described = offsets.map { String(format: "%.0f", $0) }.joined(separator: " ")
-        try #require(offsets.count >= 15, "\(offsets.count) flashes matched to clicks (of \(flashes.count) flashes, \(clicks.count) clicks): \(described)")
+        try #require(
+            offsets.count >= 15,
+            """
+            \(offsets.count) flashes matched to clicks (of \(flashes.count) flashes, \(clicks.count) clicks): \
+            \(described)
+            """
+        )
         let sorted = offsets.map(abs).sorted()
         #expect(sorted[sorted.count / 2] <= 20, "median |A/V offset| \(sorted[sorted.count / 2]) ms: \(described)")
         #expect(sorted.last! <= 45, "largest |A/V offset| \(sorted.last!) ms: \(described)")
@@ -437,10 +472,15 @@ struct SoundTests {
     /// right's on the right.
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
     func surroundIsDownMixedToStereo() async throws {
-        let clip = try #require(Reference.make("surround.mp4", [
-            "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=4",
-            "-f", "lavfi", "-i", "aevalsrc='0.5*sin(2*PI*440*t)|0|0|0|0|0.5*sin(2*PI*1000*t)':s=48000:d=4:c=5.1",
-            "-c:v", "mpeg4", "-c:a", "aac", "-b:a", "256k", "-shortest"]))   // (made before the server and the recording start)
+        let clip = try #require(
+            Reference.make(
+                "surround.mp4",
+                [
+                    "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=4",
+                    "-f", "lavfi", "-i",
+                    "aevalsrc='0.5*sin(2*PI*440*t)|0|0|0|0|0.5*sin(2*PI*1000*t)':s=48000:d=4:c=5.1",
+                    "-c:v", "mpeg4", "-c:a", "aac", "-b:a", "256k", "-shortest",
+                ]))  // (made before the server and the recording start)
         let (pulse, p) = try await serverAndPlayer(clip, channels: 2)
         defer { pulse.stop() }
         let started = await realTime {
@@ -464,14 +504,17 @@ struct SoundTests {
 
     @Test func withoutAServerThePicturePlaysAndTheStatusSaysWhy() async throws {
         let clock = ManualClock()
-        let p = try await ready(Self.clip(), SoundOptions(server: "unix:/nonexistent-scrubkit-test/pulse.sock"), clock: clock)
+        let p = try await ready(
+            Self.clip(), SoundOptions(server: "unix:/nonexistent-scrubkit-test/pulse.sock"), clock: clock)
         p.play()
         #expect(try await eventually { !p.soundStatus.isAvailable })
         let status = p.soundStatus
         #expect(status.problem?.contains("no sound server") == true, "\(status)")
         let t0 = p.currentTime.seconds
         clock.advance(by: 0.7)
-        #expect(abs(p.currentTime.seconds - t0 - 0.7) < 1e-6, "the player's clock rules: \(t0) → \(p.currentTime.seconds)")
+        #expect(
+            abs(p.currentTime.seconds - t0 - 0.7) < 1e-6,
+            "the player's clock rules: \(t0) → \(p.currentTime.seconds)")
         p.pause()
     }
 
@@ -485,7 +528,9 @@ struct SoundTests {
         #expect(status.problem?.contains("device unplugged") == true, "\(status)")
         let t0 = p.currentTime.seconds
         clock.advance(by: 0.3)
-        #expect(abs(p.currentTime.seconds - t0 - 0.3) < 1e-6, "the picture goes on after the sound stops: \(t0) → \(p.currentTime.seconds)")
+        #expect(
+            abs(p.currentTime.seconds - t0 - 0.3) < 1e-6,
+            "the picture goes on after the sound stops: \(t0) → \(p.currentTime.seconds)")
         p.pause()
     }
 
@@ -532,7 +577,9 @@ struct SoundTests {
             let middle = SoundWindow.windows(Array(take[960..<2880]), rate: 48_000, seconds: 0.04)
             #expect(middle.allSatisfy { abs($0.frequency - hz) < hz * 0.08 }, "\(middle.map(\.frequency)) vs \(hz)")
             // Faded in and out: the first and last millisecond are far below the tone's peak (16 384).
-            #expect(take.prefix(48).map { abs(Int($0)) }.max()! < 2000 && take[(loud - 48)...loud].map { abs(Int($0)) }.max()! < 2000)
+            #expect(
+                take.prefix(48).map { abs(Int($0)) }.max()! < 2000
+                    && take[(loud - 48)...loud].map { abs(Int($0)) }.max()! < 2000)
         }
         p.playsScrubSound = false
         #expect(await p.seek(to: MediaTime(value: 2, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero))
@@ -542,7 +589,9 @@ struct SoundTests {
         #expect(try await eventually { output.recorded(take: 2) > 3840 })
         let third = output.takes[2]
         let heard = SoundWindow.windows(Array(third[960..<2880]), rate: 48_000, seconds: 0.04)
-        #expect(output.takes.count == 3 && heard.allSatisfy { abs($0.frequency - 1000) < 80 }, "no snippet at 2 s (440 Hz) when turned off")
+        #expect(
+            output.takes.count == 3 && heard.allSatisfy { abs($0.frequency - 1000) < 80 },
+            "no snippet at 2 s (440 Hz) when turned off")
     }
 
     @Test(.enabled(if: PrivatePulse.available, "needs pulseaudio and parec"))
@@ -575,7 +624,9 @@ struct SoundTests {
         }
         try #require(bursts.count == 4, "four snippets heard: \(windows.map { Int($0.rms) })")
         for (burst, hz) in zip(bursts.dropFirst(), [440.0, 1000.0, 440.0]) {
-            #expect(burst.count >= 2 && burst.count <= 6, "about 80 ms: \(burst.count) windows of 20 ms: \(windows.map { Int($0.rms) })")
+            #expect(
+                burst.count >= 2 && burst.count <= 6,
+                "about 80 ms: \(burst.count) windows of 20 ms: \(windows.map { Int($0.rms) })")
             let f = burst.map(\.frequency).sorted()[burst.count / 2]
             #expect(abs(f - hz) < hz * 0.1, "\(f) Hz, expected \(hz)")
         }
@@ -583,7 +634,8 @@ struct SoundTests {
 
     @Test(arguments: [(0.0, 1000.0), (0.5, 440.0), (-0.5, 1000.0)])
     func anOffsetShiftsTheSoundAgainstThePicture(offset: Double, hz: Double) async throws {
-        // The picture at 3.2 s: with +0.5 s the sound there is the sound of 2.7 s (440 Hz), with −0.5 s that of 3.7 s.
+        // The picture at 3.2 s: with +0.5 s the sound there is the sound of 2.7 s (440 Hz), with −0.5 s that of 3.7
+        // s.
         let clock = ManualClock()
         let output = RecordingOutput(clock: clock)
         let p = try await ready(Self.clip(), SoundOptions(offset: offset) { _, _, _ in output }, clock: clock)
@@ -591,14 +643,21 @@ struct SoundTests {
         #expect(try await eventually { output.recorded(take: 0) > 3840 })
         let take = try #require(output.takes.first)
         let middle = SoundWindow.windows(Array(take[960..<2880]), rate: 48_000, seconds: 0.04)
-        #expect(middle.allSatisfy { abs($0.frequency - hz) < hz * 0.08 }, "offset \(offset): \(middle.map(\.frequency))")
+        #expect(
+            middle.allSatisfy { abs($0.frequency - hz) < hz * 0.08 }, "offset \(offset): \(middle.map(\.frequency))")
     }
 
     @Test func anAudioFileShowsItsCoverForTheLengthOfTheSound() async throws {
-        let cover = try #require(Reference.make("cover.png", ["-f", "lavfi", "-i", "testsrc2=size=120x90", "-frames:v", "1"]))
-        let song = try #require(Reference.make("song.mp3", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-i", cover,
-                                                           "-map", "0", "-map", "1", "-c:a", "libmp3lame", "-c:v", "mjpeg",
-                                                           "-disposition:v", "attached_pic", "-id3v2_version", "3"]))
+        let cover = try #require(
+            Reference.make("cover.png", ["-f", "lavfi", "-i", "testsrc2=size=120x90", "-frames:v", "1"]))
+        let song = try #require(
+            Reference.make(
+                "song.mp3",
+                [
+                    "-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-i", cover,
+                    "-map", "0", "-map", "1", "-c:a", "libmp3lame", "-c:v", "mjpeg",
+                    "-disposition:v", "attached_pic", "-id3v2_version", "3",
+                ]))
         let clock = ManualClock()
         let p = try await ready(song, nil, clock: clock)
         let info = try #require(p.mediaInfo)
@@ -617,8 +676,13 @@ struct SoundTests {
 
     @Test func loudnessFollowsTheSoundOverTheTimeline() async throws {
         // Silence for 2 s, a 0.5 tone for 2 s, a 0.05 tone for 2 s.
-        let path = try #require(Reference.make("levels.mka", [
-            "-f", "lavfi", "-i", "aevalsrc='if(lt(t,2),0,if(lt(t,4),0.5,0.05))*sin(2*PI*440*t)':s=48000:d=6", "-c:a", "flac"]))
+        let path = try #require(
+            Reference.make(
+                "levels.mka",
+                [
+                    "-f", "lavfi", "-i", "aevalsrc='if(lt(t,2),0,if(lt(t,4),0.5,0.05))*sin(2*PI*440*t)':s=48000:d=6",
+                    "-c:a", "flac",
+                ]))
         var buckets: [LoudnessBucket] = []
         for await b in Loudness.buckets(of: path, count: 6) { buckets.append(b) }
         try #require(buckets.count == 6, "\(buckets)")
@@ -631,7 +695,11 @@ struct SoundTests {
         #expect(abs(buckets[3].rms - 0.5 / 2.0.squareRoot()) < 0.03, "rms of a sine: \(buckets[3].rms)")
         // A file without sound: nothing, at once.
         var none = 0
-        for await _ in Loudness.buckets(of: try #require(Reference.make("silent.mkv", ["-f", "lavfi", "-i", "testsrc=size=32x24:duration=1", "-c:v", "mpeg4"])), count: 6) { none += 1 }
+        for await _ in Loudness.buckets(
+            of: try #require(
+                Reference.make("silent.mkv", ["-f", "lavfi", "-i", "testsrc=size=32x24:duration=1", "-c:v", "mpeg4"])),
+            count: 6)
+        { none += 1 }
         #expect(none == 0)
     }
 
@@ -648,7 +716,8 @@ struct SoundTests {
     /// A file with only sound shows its loudness as the picture: bars rows tall, the played part brighter.
     @Test func aFileWithOnlySoundShowsItsLoudnessAsThePicture() {
         var strip = LoudnessStrip(count: 4)
-        for (i, peak) in [1.0, 0.0039, 0.125].enumerated() { strip.set(i, peak: peak) }   // 0, -48, -18 dBFS; 1 unmeasured
+        // 0, -48, -18 dBFS; 1 unmeasured
+        for (i, peak) in [1.0, 0.0039, 0.125].enumerated() { strip.set(i, peak: peak) }
         strip.set(2, peak: 0.125)
         #expect(strip.measured == 3)
         let bar = SliderBar(origin: 1, width: 4)
@@ -656,14 +725,21 @@ struct SoundTests {
         // Row by row (cursor moves to rows 3 and 4, column 2): 16 eighths tall; -18 dBFS is 10 of them.
         #expect(text == "\u{1B}[3;2H▓ ▂ \u{1B}[4;2H▓▁█ ", "\(text.debugDescription)")
         let colored = strip.renderTall(bar: bar, top: 0, rows: 2, played: 0.5, color: true)
-        #expect(colored.components(separatedBy: "\u{1B}[38;2;150;200;250m").count == 3, "played columns brighter on both rows")
+        #expect(
+            colored.components(separatedBy: "\u{1B}[38;2;150;200;250m").count == 3,
+            "played columns brighter on both rows")
     }
 
     @Test func nextAudioStreamSwitchesWhatIsHeard() async throws {
-        let path = try #require(Reference.make("two-languages-48k-30s.mkv", [
-            "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=5:duration=30",
-            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=30", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=30",
-            "-map", "0", "-map", "1", "-map", "2", "-c:v", "mpeg4", "-c:a", "flac"]))
+        let path = try #require(
+            Reference.make(
+                "two-languages-48k-30s.mkv",
+                [
+                    "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=5:duration=30",
+                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=30", "-f", "lavfi", "-i",
+                    "sine=frequency=1000:sample_rate=48000:duration=30",
+                    "-map", "0", "-map", "1", "-map", "2", "-c:v", "mpeg4", "-c:a", "flac",
+                ]))
         let clock = ManualClock()
         let outputs = Locked([RecordingOutput]())
         let p = try await ready(path, SoundOptions { _, _, _ in

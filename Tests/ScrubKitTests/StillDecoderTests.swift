@@ -14,7 +14,10 @@ import Testing
     }
 
     @Test func registrationOrderIsJPEGThenWebPThenHEIF() {
-        #expect(StillDecoders.registered.map { String(describing: type(of: $0)) } == ["JPEGStillDecoder", "WebPStillDecoder", "HEIFStillDecoder"])
+        #expect(
+            StillDecoders.registered.map { String(describing: type(of: $0)) } == [
+                "JPEGStillDecoder", "WebPStillDecoder", "HEIFStillDecoder",
+            ])
     }
 
     @Test func aJPEGGoesToItsDecoderAndAPNGToFFmpeg() throws {
@@ -37,10 +40,14 @@ import Testing
         let heic = Corpus.path("androidx-media/heif/sample_still_photo.heic")
         #expect(try Self.recognisers(heic) == ["HEIFStillDecoder"])
         let head = try #require(ImageHeader.head(path: heic))
-        let info = try #require(StillDecoders.inspect(path: heic, head: head, pixelLimit: MediaInspector.defaultPixelLimit, verifiesDecoding: true))
+        let info = try #require(
+            StillDecoders.inspect(
+                path: heic, head: head, pixelLimit: MediaInspector.defaultPixelLimit, verifiesDecoding: true))
         #expect(info.container == "heif" && info.isStill && info.error == nil)
         // Over the pixel limit: refused from the header, before decoding.
-        let small = StillRequest(maximumSize: .longestSide(64), allowsUpscaling: false, appliesOrientation: true, allowsShrinkOnLoad: true, pixelLimit: 100)
+        let small = StillRequest(
+            maximumSize: .longestSide(64), allowsUpscaling: false, appliesOrientation: true, allowsShrinkOnLoad: true,
+            pixelLimit: 100)
         #expect(throws: MediaError.self) { try StillDecoders.thumbnail(path: heic, head: head, request: small) }
     }
 }

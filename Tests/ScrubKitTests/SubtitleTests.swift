@@ -23,7 +23,9 @@ enum SubtitleFixtures {
     PlayResY: 288
 
     [V4+ Styles]
-    Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+    Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, \
+    Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, \
+    MarginV, Encoding
     Style: Default,Arial,16,&Hffffff,&Hffffff,&H0,&H0,0,0,0,0,100,100,0,0,1,1,0,2,10,10,10,0
 
     [Events]
@@ -46,31 +48,54 @@ enum SubtitleFixtures {
 
     /// 4 s of picture with two subtitle streams: SubRip (eng "English", default) and ASS (fre, forced).
     static var mkv: String? {
-        Reference.make("subs.mkv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", text("subs-a.srt", srt),
-                                    "-i", text("subs-b.ass", ass), "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-g", "25",
-                                    "-c:s:0", "srt", "-c:s:1", "ass", "-metadata:s:s:0", "language=eng", "-metadata:s:s:0", "title=English",
-                                    "-metadata:s:s:1", "language=fre", "-disposition:s:0", "default", "-disposition:s:1", "forced"])
+        Reference.make(
+            "subs.mkv",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", text("subs-a.srt", srt),
+                "-i", text("subs-b.ass", ass), "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-g", "25",
+                "-c:s:0", "srt", "-c:s:1", "ass", "-metadata:s:s:0", "language=eng", "-metadata:s:s:0", "title=English",
+                "-metadata:s:s:1", "language=fre", "-disposition:s:0", "default", "-disposition:s:1", "forced",
+            ])
     }
 
     /// A WebVTT stream in Matroska.
     static var webvtt: String? {
-        let vtt = text("subs-w.vtt", "WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nWeb <b>text</b>\n\n00:00:02.000 --> 00:00:03.000\nLine one\nLine two\n")
-        return Reference.make("subs-webvtt.mkv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", vtt,
-                                                  "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "webvtt"])
+        let vtt = text(
+            "subs-w.vtt",
+            "WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nWeb <b>text</b>\n\n00:00:02.000 --> 00:00:03.000\nLine one\nLine "
+                + "two\n"
+        )
+        return Reference.make(
+            "subs-webvtt.mkv",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", vtt,
+                "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "webvtt",
+            ])
     }
 
     /// The same SubRip text as an MP4's mov_text stream.
     static var mp4: String? {
-        Reference.make("subs-movtext.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", text("subs-a.srt", srt),
-                                            "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "mov_text"])
+        Reference.make(
+            "subs-movtext.mp4",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=4", "-i", text("subs-a.srt", srt),
+                "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "mov_text",
+            ])
     }
 }
 
 @Suite struct SubtitleASSTests {
     @Test func assIsReducedToItsText() {
-        #expect(SubtitleCue.text(ofASSEvent: "0,0,Default,,0,0,0,,{\\i1}Bonjour{\\i0} le\\Nmonde") == ["Bonjour le", "monde"])
-        #expect(SubtitleCue.text(ofASSEvent: "3,0,Default,,0,0,0,,A, comma\\hand\\nbreak") == ["A, comma and", "break"])
-        #expect(SubtitleCue.text(ofASSEvent: "Dialogue: 0,0:00:00.50,0:00:01.50,Default,,0,0,0,,{\\b1}Bold{\\b0}") == ["Bold"])
+        #expect(
+            SubtitleCue.text(ofASSEvent: "0,0,Default,,0,0,0,,{\\i1}Bonjour{\\i0} le\\Nmonde") == [
+                "Bonjour le", "monde",
+            ])
+        #expect(
+            SubtitleCue.text(ofASSEvent: "3,0,Default,,0,0,0,,A, comma\\hand\\nbreak") == ["A, comma and", "break"])
+        #expect(
+            SubtitleCue.text(ofASSEvent: "Dialogue: 0,0:00:00.50,0:00:01.50,Default,,0,0,0,,{\\b1}Bold{\\b0}") == [
+                "Bold"
+            ])
         #expect(SubtitleCue.text(ofASSEvent: "1,0,Default,,0,0,0,,{\\an8\\pos(10,10)}SIGN") == nil, "a positioned sign")
         #expect(SubtitleCue.text(ofASSEvent: "1,0,Default,,0,0,0,,{\\p1}m 0 0 l 10 0 10 10{\\p0}") == nil, "a drawing")
         #expect(SubtitleCue.text(ofASSEvent: "1,0,Default,,0,0,0,,{\\move(1,2,3,4)}x") == nil)
@@ -129,11 +154,14 @@ struct SubtitlePlaybackTests {
 
     @Test func movTextAndASidecarFile() throws {
         let made = try #require(SubtitleFixtures.mp4)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-sidecar-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-sidecar-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.copyItem(atPath: made, toPath: "\(dir)/clip.mp4")
-        try "1\n00:00:01,000 --> 00:00:02,000\nFrom the side\n".write(toFile: "\(dir)/clip.en.srt", atomically: true, encoding: .utf8)
+        try "1\n00:00:01,000 --> 00:00:02,000\nFrom the side\n".write(
+            toFile: "\(dir)/clip.en.srt", atomically: true, encoding: .utf8)
         try "not subtitles".write(toFile: "\(dir)/other.srt", atomically: true, encoding: .utf8)
         let player = Player(path: "\(dir)/clip.mp4", sound: nil)
         guard case .readyToPlay = player.waitUntilReady(timeout: 10) else { Issue.record("not ready"); return }
@@ -153,8 +181,13 @@ struct SubtitlePlaybackTests {
     /// stream's packets are also read from the start in the background.
     @Test func aSeekLandsWithTheCueThatBeganBeforeIt() throws {
         let srt = SubtitleFixtures.text("subs-long.srt", "1\n00:00:02,000 --> 00:00:06,000\nA long line\n")
-        let path = try #require(Reference.make("subs-long.mkv", ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=8", "-i", srt,
-                                                                   "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "srt"]))
+        let path = try #require(
+            Reference.make(
+                "subs-long.mkv",
+                [
+                    "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=8", "-i", srt,
+                    "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "srt",
+                ]))
         let player = Player(path: path, sound: nil)
         guard case .readyToPlay = player.waitUntilReady(timeout: 10) else { Issue.record("not ready"); return }
         player.subtitleTrack = 0
@@ -176,7 +209,9 @@ struct SubtitlePlaybackTests {
 
     @Test func aSubtitleFileThatCannotBeReadSaysWhy() throws {
         let made = try #require(SubtitleFixtures.mp4)
-        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-bad-\(UUID().uuidString.prefix(8)).srt").path
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-bad-\(UUID().uuidString.prefix(8)).srt"
+        ).path
         let noise = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 131) })
         try #require(FileManager.default.createFile(atPath: bad, contents: noise))
         defer { try? FileManager.default.removeItem(atPath: bad) }
@@ -190,7 +225,8 @@ struct SubtitlePlaybackTests {
     }
 }
 
-/// VobSub (DVD) bitmap subtitles written by hand — FFmpeg encodes bitmap subtitles only from bitmap ones — then muxed
+/// VobSub (DVD) bitmap subtitles written by hand — FFmpeg encodes bitmap subtitles only from bitmap ones — then
+/// muxed
 /// and converted by the ffmpeg CLI: each event a solid rectangle of colour 1 (the palette's second entry).
 enum BitmapSubtitleFixtures {
     /// One SPU: a `w × h` rectangle (w 64…255, h even) at (x, y), shown for `seconds`.
@@ -200,18 +236,26 @@ enum BitmapSubtitleFixtures {
         let field = Array((0..<(h / 2)).map { _ in line }.joined())
         let (top, bottom, control1) = (4, 4 + field.count, 4 + 2 * field.count)
         let (x2, y2) = (x + w - 1, y + h - 1)
-        let commands: [UInt8] = [0x01, 0x03, 0x32, 0x10, 0x04, 0xFF, 0xF0, 0x05,
-                                 UInt8(x >> 4), UInt8((x & 15) << 4 | x2 >> 8), UInt8(x2 & 255),
-                                 UInt8(y >> 4), UInt8((y & 15) << 4 | y2 >> 8), UInt8(y2 & 255), 0x06] + be16(top) + be16(bottom) + [0xFF]
+        let commands: [UInt8] =
+            [
+                0x01, 0x03, 0x32, 0x10, 0x04, 0xFF, 0xF0, 0x05,
+                UInt8(x >> 4), UInt8((x & 15) << 4 | x2 >> 8), UInt8(x2 & 255),
+                UInt8(y >> 4), UInt8((y & 15) << 4 | y2 >> 8), UInt8(y2 & 255), 0x06,
+            ] + be16(top) + be16(bottom) + [0xFF]
         let control2 = control1 + 4 + commands.count
-        let body = field + field + be16(0) + be16(control2) + commands + be16(Int(seconds * 90000 / 1024)) + be16(control2) + [0x02, 0xFF]
+        let body =
+            field + field + be16(0) + be16(control2) + commands + be16(Int(seconds * 90000 / 1024)) + be16(control2) + [
+                0x02, 0xFF,
+            ]
         return be16(4 + body.count) + be16(control1) + body
     }
 
     /// A 2048-byte MPEG-PS pack carrying `payload` as DVD subpicture stream 0 at `pts` (90 kHz).
     static func pack(pts: Int, _ payload: [UInt8]) -> [UInt8] {
-        let ptsBytes: [UInt8] = [UInt8(0x21 | (pts >> 29 & 0x0E)), UInt8(pts >> 22 & 0xFF), UInt8(0x01 | (pts >> 14 & 0xFE)),
-                                 UInt8(pts >> 7 & 0xFF), UInt8(0x01 | (pts << 1 & 0xFE))]
+        let ptsBytes: [UInt8] = [
+            UInt8(0x21 | (pts >> 29 & 0x0E)), UInt8(pts >> 22 & 0xFF), UInt8(0x01 | (pts >> 14 & 0xFE)),
+            UInt8(pts >> 7 & 0xFF), UInt8(0x01 | (pts << 1 & 0xFE)),
+        ]
         let pesData: [UInt8] = [0x81, 0x80, 5] + ptsBytes + [0x20] + payload
         var out: [UInt8] = [0, 0, 1, 0xBA, 0x44, 0, 4, 0, 4, 1, 1, 0x89, 0xC3, 0xF8]
         out += [0, 0, 1, 0xBD, UInt8(pesData.count >> 8), UInt8(pesData.count & 0xFF)] + pesData
@@ -226,13 +270,16 @@ enum BitmapSubtitleFixtures {
         let idx = Reference.madeDirectory.appendingPathComponent("bitmap-subs.idx").path
         let sub = Reference.madeDirectory.appendingPathComponent("bitmap-subs.sub").path
         if !FileManager.default.fileExists(atPath: idx) {
-            let bytes = pack(pts: 45000, spu(x: 100, y: 200, w: 64, h: 16, seconds: 1)) + pack(pts: 180000, spu(x: 120, y: 210, w: 80, h: 20, seconds: 1))
+            let bytes =
+                pack(pts: 45000, spu(x: 100, y: 200, w: 64, h: 16, seconds: 1))
+                + pack(pts: 180000, spu(x: 120, y: 210, w: 80, h: 20, seconds: 1))
             // (Not written: nil, and its tests fail on it.)
             guard FileManager.default.createFile(atPath: sub, contents: Data(bytes)) else { return nil }
             _ = SubtitleFixtures.text("bitmap-subs.idx.txt", """
             # VobSub index file, v7 (do not modify this line!)
             size: 320x240
-            palette: 000000, ff0000, 00ff00, 0000ff, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000
+            palette: 000000, ff0000, 00ff00, 0000ff, 000000, 000000, 000000, 000000, 000000, 000000, 000000, 000000, \
+            000000, 000000, 000000, 000000
 
             id: en, index: 0
             timestamp: 00:00:00:500, filepos: 000000000
@@ -241,9 +288,15 @@ enum BitmapSubtitleFixtures {
             """)
             _ = rename(Reference.madeDirectory.appendingPathComponent("bitmap-subs.idx.txt").path, idx)
         }
-        guard let mkv = Reference.make("bitmap-subs.mkv", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4", "-i", idx,
-                                                           "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "copy"]),
-              let ts = Reference.make("bitmap-subs.ts", ["-i", mkv, "-map", "0", "-c:v", "copy", "-c:s", "dvbsub"]) else { return nil }
+        guard
+            let mkv = Reference.make(
+                "bitmap-subs.mkv",
+                [
+                    "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4", "-i", idx,
+                    "-map", "0", "-map", "1", "-c:v", "libx264", "-g", "25", "-c:s", "copy",
+                ]),
+            let ts = Reference.make("bitmap-subs.ts", ["-i", mkv, "-map", "0", "-c:v", "copy", "-c:s", "dvbsub"])
+        else { return nil }
         return (mkv, ts)
     }
 }
@@ -283,7 +336,9 @@ struct BitmapSubtitleTests {
         player.seek(to: start + s(1.7), toleranceBefore: .zero, toleranceAfter: .zero)
         var after: [Double] = [0]
         let end = Date().addingTimeInterval(5)
-        while !after.isEmpty && Date() < end { after = player.subtitles(at: start + s(1.7)).cues.map(\.start.seconds); usleep(20_000) }
+        while !after.isEmpty && Date() < end {
+            after = player.subtitles(at: start + s(1.7)).cues.map(\.start.seconds); usleep(20_000)
+        }
         #expect(after.isEmpty, "gone after its end")
     }
 }

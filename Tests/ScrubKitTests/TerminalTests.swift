@@ -24,16 +24,21 @@ import Testing
 
     @Test func sgrMouse() {
         var d = KeyDecoder()
-        #expect(d.feed(Array("\u{1B}[<0;10;5M\u{1B}[<32;12;5M\u{1B}[<0;12;5m".utf8)) ==
-                [.mouse(button: 0, column: 9, row: 4, pressed: true), .mouse(button: 32, column: 11, row: 4, pressed: true),
-                 .mouse(button: 0, column: 11, row: 4, pressed: false)])
+        #expect(
+            d.feed(Array("\u{1B}[<0;10;5M\u{1B}[<32;12;5M\u{1B}[<0;12;5m".utf8)) == [
+                .mouse(button: 0, column: 9, row: 4, pressed: true),
+                .mouse(button: 32, column: 11, row: 4, pressed: true),
+                .mouse(button: 0, column: 11, row: 4, pressed: false),
+            ])
     }
 
     @Test func terminalReplies() {
         var d = KeyDecoder()
         let evs = d.feed(Array("\u{1B}P>|kitty(0.26)\u{1B}\\\u{1B}[12;1R\u{1B}[?62;4;22c".utf8))
         #expect(evs == [.reply("\u{1B}P>|kitty(0.26)\u{1B}\\"), .reply("\u{1B}[12;1R"), .reply("\u{1B}[?62;4;22c")])
-        #expect(GraphicsDetection.fromReplies(evs.compactMap { if case .reply(let r) = $0 { return r } else { return nil } }) == .kitty)
+        #expect(
+            GraphicsDetection.fromReplies(
+                evs.compactMap { if case .reply(let r) = $0 { return r } else { return nil } }) == .kitty)
         #expect(GraphicsDetection.fromReplies(["\u{1B}[?62;4;22c"]) == .sixel)
         #expect(GraphicsDetection.fromReplies(["\u{1B}[?62;22c"]) == nil)
     }
@@ -64,11 +69,14 @@ import Testing
         let ticked = Array(bar.render(fraction: 0.5, color: false, ticks: [0.2, 0.5, 0.8]))
         let knob = bar.column(forFraction: 0.5) - 1
         #expect(ticked.count == 10)
-        #expect(ticked[bar.column(forFraction: 0.2) - 1] == "╋" && ticked[bar.column(forFraction: 0.8) - 1] == "┼", "\(String(ticked))")
+        #expect(
+            ticked[bar.column(forFraction: 0.2) - 1] == "╋" && ticked[bar.column(forFraction: 0.8) - 1] == "┼",
+            "\(String(ticked))")
         #expect(ticked[knob] == "●")
         #expect(ticked.filter { $0 == "╋" || $0 == "┼" }.count == 2)
-        var line = StatusLine(playing: true, current: .zero, duration: MediaTime(value: 10, timescale: 1), rate: 1, exactSeeks: false,
-                              graphics: "blocks", dropped: 0)
+        var line = StatusLine(
+            playing: true, current: .zero, duration: MediaTime(value: 10, timescale: 1), rate: 1, exactSeeks: false,
+            graphics: "blocks", dropped: 0)
         line.chapter = "2/3 Middle"
         line.sound = "vol 50%"
         #expect(line.render(width: 200).contains("ch 2/3 Middle") && line.render(width: 200).contains("vol 50%"))
@@ -77,14 +85,17 @@ import Testing
     @Test func environmentDetection() {
         #expect(GraphicsDetection.fromEnvironment(["TERM": "xterm-kitty"]) == .kitty)
         #expect(GraphicsDetection.fromEnvironment(["TERM_PROGRAM": "iTerm.app", "TERM": "xterm-256color"]) == .iterm)
-        #expect(GraphicsDetection.fromEnvironment(["TERM": "xterm-kitty", "TMUX": "/tmp/t,1,0", "COLORTERM": "truecolor"]) == .blocks)
+        #expect(
+            GraphicsDetection.fromEnvironment(["TERM": "xterm-kitty", "TMUX": "/tmp/t,1,0", "COLORTERM": "truecolor"])
+                == .blocks)
         #expect(GraphicsDetection.fromEnvironment(["TERM": "screen-256color"]) == .blocks256)
         #expect(GraphicsDetection.fromEnvironment(["TERM": "xterm-256color"]) == nil)
     }
 
     @Test func statusLineFitsAndShowsTimes() {
-        let line = StatusLine(playing: true, current: MediaTime(value: 61, timescale: 1), duration: MediaTime(value: 362, timescale: 1),
-                              rate: 1, exactSeeks: false, graphics: "blocks", dropped: 0)
+        let line = StatusLine(
+            playing: true, current: MediaTime(value: 61, timescale: 1), duration: MediaTime(value: 362, timescale: 1),
+            rate: 1, exactSeeks: false, graphics: "blocks", dropped: 0)
         let s = line.render(width: 60)
         #expect(s.count <= 60)
         #expect(s.contains("1:01.0 / 6:02.0"))
@@ -98,9 +109,11 @@ import Testing
         #expect(s.hasPrefix("\u{1B}[2;4H"))
         #expect(s.contains("\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀"))
         #expect(s.components(separatedBy: "▀").count - 1 == 2)
-        let size = HalfBlockRenderer(trueColor: true).pixelSize(columns: 160, rows: 46, cellPixels: (8, 16), aspect: 16.0 / 9.0)
+        let size = HalfBlockRenderer(trueColor: true).pixelSize(
+            columns: 160, rows: 46, cellPixels: (8, 16), aspect: 16.0 / 9.0)
         #expect(size.width == 160 && size.height == 90)
-        #expect(HalfBlockRenderer(trueColor: false).draw(img, column: 0, row: 0, cellPixels: (8, 16)).contains("38;5;196"))
+        #expect(
+            HalfBlockRenderer(trueColor: false).draw(img, column: 0, row: 0, cellPixels: (8, 16)).contains("38;5;196"))
     }
 }
 
@@ -120,14 +133,17 @@ import Testing
         }
         // Noise (zlib cannot shrink it): raw RGB, 9216 bytes → 12288 base64 characters → 3 chunks of 4096.
         var rng = SystemRandomNumberGenerator()
-        let noise = RGBImage(width: 64, height: 48, pixels: (0..<(64 * 48 * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        let noise = RGBImage(
+            width: 64, height: 48, pixels: (0..<(64 * 48 * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) })
         let raw = payload(KittyRenderer().draw(noise, column: 0, row: 0, cellPixels: (8, 16)))
         #expect(raw.chunks.count == 3 && raw.head.hasPrefix("a=T,f=24,s=64,v=48,i="))
         #expect(raw.chunks.dropLast().allSatisfy { $0.contains("m=1;") } && raw.chunks.last!.hasPrefix("m=0;"))
         #expect(raw.bytes == noise.pixels)
         // A picture with flat areas (most frames): zlib (o=z), a fraction of the bytes, the same pixels inflated.
         var blocks = RGBImage(width: 320, height: 180)
-        for i in 0..<(320 * 180) { blocks.pixels[i * 3] = UInt8((i % 320) / 40 * 30); blocks.pixels[i * 3 + 2] = UInt8(i / 320 / 45 * 60) }
+        for i in 0..<(320 * 180) {
+            blocks.pixels[i * 3] = UInt8((i % 320) / 40 * 30); blocks.pixels[i * 3 + 2] = UInt8(i / 320 / 45 * 60)
+        }
         let z = payload(KittyRenderer().draw(blocks, column: 0, row: 0, cellPixels: (8, 16)))
         #expect(z.head.hasPrefix("a=T,f=24,s=320,v=180,i=") && z.head.contains(",o=z,"), "\(z.head.prefix(60))")
         #expect((z.bytes?.count ?? .max) < blocks.pixels.count / 20, "\(z.bytes?.count ?? -1) bytes")
@@ -161,11 +177,14 @@ import Testing
         let devnull = open("/dev/null", O_WRONLY)
         defer { close(devnull) }
         let start = Date()
-        let kind = GraphicsDetection.detect(env: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], input: fds[0], output: devnull, budget: 0.2)
+        let kind = GraphicsDetection.detect(
+            env: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], input: fds[0], output: devnull, budget: 0.2)
         let elapsed = Date().timeIntervalSince(start)
         #expect(kind == .blocks)
         #expect(elapsed < 1.0, "took \(elapsed) s")
-        #expect(GraphicsDetection.detect(env: ["TERM": "xterm-256color"], input: fds[0], output: devnull, budget: 0.05) == .blocks256)
+        #expect(
+            GraphicsDetection.detect(env: ["TERM": "xterm-256color"], input: fds[0], output: devnull, budget: 0.05)
+                == .blocks256)
     }
 
     /// A sixel terminal answering DA1 is recognised.

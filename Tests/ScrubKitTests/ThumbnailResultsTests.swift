@@ -13,7 +13,11 @@ import Locking
         var g = ThumbnailGenerator(path: path)
         g.maximumSize = .longestSide(64)
         g.setExact()
-        g.streamProbe = { delivered, finished in probe.withLock { $0.delivered = delivered; $0.finished = $0.finished || finished } }
+        g.streamProbe = { delivered, finished in
+            probe.withLock {
+                $0.delivered = delivered; $0.finished = $0.finished || finished
+            }
+        }
         return g
     }
 
@@ -45,7 +49,9 @@ import Locking
         let g = Self.generator(Corpus.sample("h264_gop2s.mp4"), probe: probe)
         let consumer = Task {
             var n = 0
-            for try await _ in g.images(at: Self.times) { n += 1; if n == 2 { try await Task.sleep(for: .seconds(30)) } }
+            for try await _ in g.images(at: Self.times) {
+                n += 1; if n == 2 { try await Task.sleep(for: .seconds(30)) }
+            }
             return n
         }
         while probe.withLock({ $0.delivered }) < 2 { try await Task.sleep(for: .milliseconds(10)) }

@@ -18,10 +18,12 @@ struct ThumbnailFidelityTests {
 
     /// At midpoints between frames, exact mode must return the frame whose display interval holds the time —
     /// for VFR, open GOP with edit list, a 10 s start offset, B-pyramid and VP9 10-bit — in one batch per file.
-    @Test(arguments: ["androidx-media/mp4/sample_android_slow_motion.mp4", "androidx-media/vp9/roadtrip-vp92-10bit.webm",
-                      "androidx-media/mp4/iibbibb_editlist_videoonly.mp4", "androidx-media/mp4/sample_edit_list.mp4",
-                      "androidx-media/mp4/bbb_800x640_768kbps_30fps_avc_2b_firstpts_10_sec.mp4",
-                      "androidx-media/mp4/bbb_800x640_768kbps_30fps_avc_pyramid_3b.mp4"])
+    @Test(arguments: [
+        "androidx-media/mp4/sample_android_slow_motion.mp4", "androidx-media/vp9/roadtrip-vp92-10bit.webm",
+        "androidx-media/mp4/iibbibb_editlist_videoonly.mp4", "androidx-media/mp4/sample_edit_list.mp4",
+        "androidx-media/mp4/bbb_800x640_768kbps_30fps_avc_2b_firstpts_10_sec.mp4",
+        "androidx-media/mp4/bbb_800x640_768kbps_30fps_avc_pyramid_3b.mp4",
+    ])
     func exactTimesMatchFFprobe(file: String) throws {
         let pts = Reference.frameTimes(Corpus.path(file))
         try #require(pts.count >= 6)
@@ -36,7 +38,9 @@ struct ThumbnailFidelityTests {
         for (t, r) in zip(picks, results) {
             let want = pts.last { $0 <= t + 1e-9 }!
             let got = try r.result.get()
-            #expect(abs(got.actualTime.seconds - want) < 0.002, "\(file) at \(t): want \(want), got \(got.actualTime.seconds)")
+            #expect(
+                abs(got.actualTime.seconds - want) < 0.002,
+                "\(file) at \(t): want \(want), got \(got.actualTime.seconds)")
             #expect(got.isExact)
         }
     }
@@ -56,7 +60,8 @@ struct ThumbnailFidelityTests {
         let file = "androidx-media/mp4/bbb_800x640_768kbps_30fps_avc_pyramid_3b.mp4"
         let pts = Reference.frameTimes(Corpus.path(file))
         let t = pts[pts.count / 2]
-        let thumb = try generator(file, size: 320).image(at: .absolute(MediaTime(seconds: t, preferredTimescale: 1_000_000)))
+        let thumb = try generator(file, size: 320).image(
+            at: .absolute(MediaTime(seconds: t, preferredTimescale: 1_000_000)))
         let ref = Reference.render(Corpus.path(file), at: t, width: thumb.image.width, height: thumb.image.height)
         #expect(Reference.meanDifference(thumb.image.pixels, ref) < 6)
         // SAR 64:45 is applied: 800×640 shows as 1138×640.
@@ -68,7 +73,8 @@ struct ThumbnailFidelityTests {
     func rotatedClipsMatchFFmpegAutoRotation(file: String) throws {
         let pts = Reference.frameTimes(Corpus.path(file))
         let t = pts[pts.count / 2]
-        let thumb = try generator(file, size: 240).image(at: .absolute(MediaTime(seconds: t, preferredTimescale: 1_000_000)))
+        let thumb = try generator(file, size: 240).image(
+            at: .absolute(MediaTime(seconds: t, preferredTimescale: 1_000_000)))
         let info = MediaInspector(verifiesDecoding: false).inspect(path: Corpus.path(file))
         let portrait = (info.video?.displayHeight ?? 0) > (info.video?.displayWidth ?? 0)
         #expect((thumb.image.height > thumb.image.width) == portrait)
@@ -86,8 +92,10 @@ struct ThumbnailFidelityTests {
     @Test(arguments: 2...8)
     func exifOrientationsComeOutLikeOrientation1(n: Int) throws {
         for set in ["Landscape", "Portrait"] {
-            let base = try generator("exif-orientation/\(set)_1.jpg", exact: false, size: 120).image(at: .absolute(.zero))
-            let other = try generator("exif-orientation/\(set)_\(n).jpg", exact: false, size: 120).image(at: .absolute(.zero))
+            let base = try generator("exif-orientation/\(set)_1.jpg", exact: false, size: 120).image(
+                at: .absolute(.zero))
+            let other = try generator("exif-orientation/\(set)_\(n).jpg", exact: false, size: 120).image(
+                at: .absolute(.zero))
             #expect(other.image.width == base.image.width && other.image.height == base.image.height, "\(set)_\(n)")
             #expect(Reference.meanDifference(other.image.pixels, base.image.pixels) < 12, "\(set)_\(n)")
         }
@@ -115,9 +123,11 @@ struct ThumbnailFidelityTests {
         #expect(throws: MediaError.self) { try g.image(at: .absolute(.zero)) }
     }
 
-    @Test(arguments: ["androidx-media/mp4/sample_vvc.mp4", "androidx-media/vp9/invalid-bitstream.webm",
-                      "androidx-media/ogg/bear_vorbis.ogg", "smallest/png-truncated.png", "sharp-fixtures/corrupt-header.jpg",
-                      "androidx-media/mp4/sample_malformed_free_box.mp4", "header-only/Pentax.avi", "smallest/webp.webp"])
+    @Test(arguments: [
+        "androidx-media/mp4/sample_vvc.mp4", "androidx-media/vp9/invalid-bitstream.webm",
+        "androidx-media/ogg/bear_vorbis.ogg", "smallest/png-truncated.png", "sharp-fixtures/corrupt-header.jpg",
+        "androidx-media/mp4/sample_malformed_free_box.mp4", "header-only/Pentax.avi", "smallest/webp.webp",
+    ])
     func badInputsFailWithClearErrors(file: String) {
         do {
             _ = try generator(file, exact: false).image(at: .fraction(numerator: 1, denominator: 2))
@@ -149,7 +159,10 @@ struct ThumbnailFidelityTests {
 
     @Test func asyncSequenceDeliversEveryTimeInOrder() async throws {
         let g = generator("androidx-media/mp4/sample.mp4")
-        let times: [TimeExpression] = [.fraction(numerator: 3, denominator: 4), .fraction(numerator: 1, denominator: 4), .fraction(numerator: 1, denominator: 2)]
+        let times: [TimeExpression] = [
+            .fraction(numerator: 3, denominator: 4), .fraction(numerator: 1, denominator: 4),
+            .fraction(numerator: 1, denominator: 2),
+        ]
         var seen: [Int] = []
         var last = MediaTime.negativeInfinity
         for try await r in g.images(at: times) {
@@ -177,8 +190,11 @@ struct ThumbnailFidelityTests {
         for _ in 0..<600 where !progress.withLock({ $0.finished }) { try await Task.sleep(for: .milliseconds(50)) }
         let end = progress.withLock { $0 }
         #expect(end.finished, "the decoding task ended")
-        // Back-pressure: the decoder is never more than `lookahead` results ahead, so it stopped within a frame of that.
-        #expect(end.delivered <= 3 + ThumbnailResults.lookahead + 1, "it stopped soon after the consumer left: \(end.delivered) of 200 decoded")
+        // Back-pressure: the decoder is never more than `lookahead` results ahead, so it stopped within a frame of
+        // that.
+        #expect(
+            end.delivered <= 3 + ThumbnailResults.lookahead + 1,
+            "it stopped soon after the consumer left: \(end.delivered) of 200 decoded")
     }
 }
 
@@ -200,7 +216,9 @@ struct ThumbnailFidelityTests {
     @Test func boxAndUnscaled() {
         #expect(MaximumSize.box(width: 200, height: 200).fit(width: 400, height: 100) == (200, 50))
         #expect(MaximumSize.box(width: 0, height: 90).fit(width: 1600, height: 900) == (160, 90))
-        #expect(MaximumSize.box(width: 100, height: 0).fit(width: 1920, height: 1080) == (100, 56), "a width alone (--width 100) once overflowed")
+        #expect(
+            MaximumSize.box(width: 100, height: 0).fit(width: 1920, height: 1080) == (100, 56),
+            "a width alone (--width 100) once overflowed")
         #expect(MaximumSize.box(width: 300, height: 0).fit(width: 360, height: 640) == (300, 533))
         #expect(MaximumSize.unscaled.fit(width: 7680, height: 4320) == (7680, 4320))
         #expect(MaximumSize.longestSide(10).fit(width: 10000, height: 1) == (10, 1))  // never below 1
@@ -208,11 +226,19 @@ struct ThumbnailFidelityTests {
 
     @Test func lowresChoosesLargestFactorThatCovers() {
         // 6000×4000 → 320 px: 1/8 gives 750×500 ≥ 320: factor 3.
-        #expect(ThumbnailGenerator.lowresFactor(width: 6000, height: 4000, display: (6000, 4000), maximumSize: .longestSide(320), maxLowres: 3) == 3)
+        #expect(
+            ThumbnailGenerator.lowresFactor(
+                width: 6000, height: 4000, display: (6000, 4000), maximumSize: .longestSide(320), maxLowres: 3) == 3)
         // → 1600 px: 1/2 = 3000×2000 covers 1600, 1/4 = 1500 does not.
-        #expect(ThumbnailGenerator.lowresFactor(width: 6000, height: 4000, display: (6000, 4000), maximumSize: .longestSide(1600), maxLowres: 3) == 1)
-        #expect(ThumbnailGenerator.lowresFactor(width: 6000, height: 4000, display: (6000, 4000), maximumSize: .unscaled, maxLowres: 3) == 0)
-        #expect(ThumbnailGenerator.lowresFactor(width: 6000, height: 4000, display: (6000, 4000), maximumSize: .longestSide(320), maxLowres: 0) == 0)
+        #expect(
+            ThumbnailGenerator.lowresFactor(
+                width: 6000, height: 4000, display: (6000, 4000), maximumSize: .longestSide(1600), maxLowres: 3) == 1)
+        #expect(
+            ThumbnailGenerator.lowresFactor(
+                width: 6000, height: 4000, display: (6000, 4000), maximumSize: .unscaled, maxLowres: 3) == 0)
+        #expect(
+            ThumbnailGenerator.lowresFactor(
+                width: 6000, height: 4000, display: (6000, 4000), maximumSize: .longestSide(320), maxLowres: 0) == 0)
     }
 
     @Test func atomicWriteLeavesNoTemporaryFiles() throws {
@@ -243,15 +269,20 @@ struct ThumbnailFidelityTests {
 @Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"))
 struct ExtractorOrderTests {
     func extractor() throws -> FrameExtractor {
-        let source = try VideoSource(path: Corpus.sample("h264_gop2s.mp4"), pixelLimit: MediaInspector.defaultPixelLimit)
-        return try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let source = try VideoSource(
+            path: Corpus.sample("h264_gop2s.mp4"), pixelLimit: MediaInspector.defaultPixelLimit)
+        return try FrameExtractor(
+            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
     }
     let inf = MediaTime.positiveInfinity
 
     @Test func keyframeSeeksBackwardsLandBackwards() throws {
         let x = try extractor()
-        #expect(try x.frame(at: MediaTime(value: 13, timescale: 2), toleranceBefore: inf, toleranceAfter: inf).time == MediaTime(value: 6, timescale: 1))
-        #expect(try x.frame(at: MediaTime(value: 1, timescale: 1), toleranceBefore: inf, toleranceAfter: inf).time == .zero)
+        #expect(
+            try x.frame(at: MediaTime(value: 13, timescale: 2), toleranceBefore: inf, toleranceAfter: inf).time
+                == MediaTime(value: 6, timescale: 1))
+        #expect(
+            try x.frame(at: MediaTime(value: 1, timescale: 1), toleranceBefore: inf, toleranceAfter: inf).time == .zero)
         let again = try x.frame(at: MediaTime(value: 3, timescale: 2), toleranceBefore: inf, toleranceAfter: inf)
         #expect(again.time == .zero, "got \(again.time)")
         #expect(again.reused, "same keyframe: nothing decoded")
@@ -297,10 +328,14 @@ struct ToneMappingTests {
         g.toneMapsHDR = false
         let raw = try g.image(at: .absolute(.zero))
         let (w, h) = (mapped.image.width, mapped.image.height)
-        let ref = Reference.render(Corpus.path(file), at: mapped.actualTime.seconds, width: w, height: h, extraFilters:
-            "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p,")
+        let ref = Reference.render(
+            Corpus.path(file), at: mapped.actualTime.seconds, width: w, height: h,
+            extraFilters: "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,"
+                + "zscale=t=bt709:m=bt709:r=tv,format=yuv420p,"
+        )
         try #require(ref.count == w * h * 3, "this ffmpeg lacks zscale/tonemap")
-        let dMapped = Reference.meanDifference(mapped.image.pixels, ref), dRaw = Reference.meanDifference(raw.image.pixels, ref)
+        let dMapped = Reference.meanDifference(mapped.image.pixels, ref),
+            dRaw = Reference.meanDifference(raw.image.pixels, ref)
         #expect(dMapped < dRaw * 0.7, "\(file): mapped \(dMapped) vs raw \(dRaw)")
         #expect(dMapped < 25)
     }
@@ -319,9 +354,14 @@ struct ToneMappingTests {
 struct GOPDecodeOnceTests {
     /// Four exact times inside one GOP (keyframes every 2 s at 24 fps): one seek, and no frame decoded twice.
     @Test func timesInOneGOPDecodeItOnce() throws {
-        let source = try VideoSource(path: Corpus.sample("h264_gop2s.mp4"), pixelLimit: MediaInspector.defaultPixelLimit)
-        let x = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
-        for t in [MediaTime(value: 21, timescale: 10), MediaTime(value: 5, timescale: 2), MediaTime(value: 3, timescale: 1), MediaTime(value: 39, timescale: 10)] {
+        let source = try VideoSource(
+            path: Corpus.sample("h264_gop2s.mp4"), pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(
+            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        for t in [
+            MediaTime(value: 21, timescale: 10), MediaTime(value: 5, timescale: 2), MediaTime(value: 3, timescale: 1),
+            MediaTime(value: 39, timescale: 10),
+        ] {
             #expect(try x.frame(at: t, toleranceBefore: .zero, toleranceAfter: .zero).time <= t)
         }
         #expect(x.seeks == 1)
@@ -344,7 +384,9 @@ struct CoverArtTests {
     }
 
     @Test func audioWithoutCoverIsStillAnError() {
-        #expect(throws: MediaError.self) { try ThumbnailGenerator(path: Corpus.path("androidx-media/ogg/bear_vorbis.ogg")).image(at: .absolute(.zero)) }
+        #expect(throws: MediaError.self) {
+            try ThumbnailGenerator(path: Corpus.path("androidx-media/ogg/bear_vorbis.ogg")).image(at: .absolute(.zero))
+        }
     }
 }
 
@@ -378,9 +420,12 @@ struct BT709ColourTests {
         g.setExact()
         let t = try g.image(at: .absolute(MediaTime(value: 1, timescale: 1)))
         let (w, h) = (t.image.width, t.image.height)
-        let right = Reference.render(file, at: 1, width: w, height: h, scaleOptions: ":in_color_matrix=bt709:in_range=tv")
-        let wrong = Reference.render(file, at: 1, width: w, height: h, scaleOptions: ":in_color_matrix=bt601:in_range=tv")
-        let dRight = Reference.meanDifference(t.image.pixels, right), dWrong = Reference.meanDifference(t.image.pixels, wrong)
+        let right = Reference.render(
+            file, at: 1, width: w, height: h, scaleOptions: ":in_color_matrix=bt709:in_range=tv")
+        let wrong = Reference.render(
+            file, at: 1, width: w, height: h, scaleOptions: ":in_color_matrix=bt601:in_range=tv")
+        let dRight = Reference.meanDifference(t.image.pixels, right),
+            dWrong = Reference.meanDifference(t.image.pixels, wrong)
         #expect(dRight < 4, "vs BT.709 reference: \(dRight)")
         #expect(dRight < dWrong, "closer to BT.709 (\(dRight)) than to BT.601 (\(dWrong))")
     }
@@ -396,11 +441,14 @@ struct UnindexedKeyframeTests {
         let keyframes = Reference.keyframeTimes(file)
         #expect(keyframes.count >= 5)
         let source = try VideoSource(path: file, pixelLimit: MediaInspector.defaultPixelLimit)
-        let x = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(
+            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
         let inf = MediaTime.positiveInfinity
         for t in stride(from: 2.3, through: 3.9, by: 0.2) {
             let expected = keyframes.last { $0 <= t + 1e-6 }!
-            let got = try x.frame(at: MediaTime(seconds: t, preferredTimescale: 90000), toleranceBefore: inf, toleranceAfter: inf).time.seconds
+            let got = try x.frame(
+                at: MediaTime(seconds: t, preferredTimescale: 90000), toleranceBefore: inf, toleranceAfter: inf
+            ).time.seconds
             #expect(abs(got - expected) < 0.001, "at \(t) s: keyframe \(expected) expected, got \(got)")
         }
     }
@@ -456,11 +504,15 @@ struct ParallelDecodingTests {
 
     @Test func theSplitFallsBetweenGOPs() throws {
         let source = try VideoSource(path: path, pixelLimit: MediaInspector.defaultPixelLimit)
-        let requests = try times.enumerated().map { ThumbnailGenerator.Request(index: $0, expression: $1, time: try source.resolve($1)) }
+        let requests = try times.enumerated().map {
+            ThumbnailGenerator.Request(index: $0, expression: $1, time: try source.resolve($1))
+        }
         let halves = try #require(ThumbnailGenerator.split(requests, at: source))
         #expect(!halves.0.isEmpty && !halves.1.isEmpty)
         let gop = { (r: ThumbnailGenerator.Request) in Int(r.time.seconds / 2) }
-        #expect(gop(halves.0.last!) != gop(halves.1.first!), "\(halves.0.last!.time.seconds) | \(halves.1.first!.time.seconds)")
+        #expect(
+            gop(halves.0.last!) != gop(halves.1.first!),
+            "\(halves.0.last!.time.seconds) | \(halves.1.first!.time.seconds)")
     }
 }
 
@@ -486,9 +538,13 @@ struct TransportStreamSeekTests {
     /// 40 s at 25 fps, B-frames, a keyframe every 2 s, starting at the usual 1.4 s offset of MPEG-TS.
     static let clip: String? = {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-ts-seek-\(getpid()).ts").path
-        _ = Reference.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=40",
-                                     "-c:v", "libx264", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-bf", "2",
-                                     "-pix_fmt", "yuv420p", "-f", "mpegts", out])
+        _ = Reference.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=40",
+                "-c:v", "libx264", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-bf", "2",
+                "-pix_fmt", "yuv420p", "-f", "mpegts", out,
+            ])
         return FileManager.default.fileExists(atPath: out) ? out : nil
     }()
 
@@ -496,11 +552,13 @@ struct TransportStreamSeekTests {
         let clip = try #require(TransportStreamSeekTests.clip)
         let frames = Reference.frameTimes(clip), keys = Reference.keyframeTimes(clip)
         let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
-        for offset in [0.0, 0.04, 1.2, 1.96] {   // on a keyframe, just after, mid-GOP, the last frame of the GOP
-            let x = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        for offset in [0.0, 0.04, 1.2, 1.96] {  // on a keyframe, just after, mid-GOP, the last frame of the GOP
+            let x = try FrameExtractor(
+                source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
             let key = try #require(keys.last { $0 <= 25 })
             let t = key + offset
-            let found = try x.frame(at: MediaTime(seconds: t, preferredTimescale: 90000), toleranceBefore: .zero, toleranceAfter: .zero)
+            let found = try x.frame(
+                at: MediaTime(seconds: t, preferredTimescale: 90000), toleranceBefore: .zero, toleranceAfter: .zero)
             let want = try #require(frames.last { $0 <= t + 1e-6 })
             #expect(abs(found.time.seconds - want) < 1e-3, "at \(t): \(found.time.seconds), want \(want)")
             // From the keyframe to the time (B-frames may be skipped) plus a look-ahead and reordering delay; landing

@@ -55,28 +55,40 @@ struct TileLoaderTests {
     /// Tiles come with their facts and a picture inside the box; a broken file's tile says why; a second grid on
     /// the same caches makes nothing (facts from scrubkit's cache, pictures from the desktop's) and shows the same.
     @Test func tilesAreMadeOnceThenServedFromTheCaches() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-tiles-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-tiles-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let broken = dir + "/broken.mp4"
         _ = FileManager.default.createFile(atPath: broken, contents: Data(repeating: 9, count: 3000))
-        let paths = [Corpus.sample("h264_gop2s.mp4"), Corpus.sample("rotated90.mp4"), Corpus.sample("scenes.mp4"), broken]
+        let paths = [
+            Corpus.sample("h264_gop2s.mp4"), Corpus.sample("rotated90.mp4"), Corpus.sample("scenes.mp4"), broken,
+        ]
         let box = MaximumSize.box(width: 200, height: 120)
         func loader() -> TileLoader {
-            TileLoader(maximumSize: box, cache: ThumbnailCache(memoryBudget: 0, directory: dir + "/scrubkit"),
-                       desktop: DesktopThumbnailer(desktop: DesktopThumbnails(root: dir + "/thumbnails", application: "test"), software: "test"),
-                       memoryBudget: 8 << 20)
+            TileLoader(
+                maximumSize: box, cache: ThumbnailCache(memoryBudget: 0, directory: dir + "/scrubkit"),
+                desktop: DesktopThumbnailer(
+                    desktop: DesktopThumbnails(root: dir + "/thumbnails", application: "test"), software: "test"),
+                memoryBudget: 8 << 20)
         }
         let first = loader()
         first.want(paths)
         waitForAll(first, paths)
         #expect(first.counts.made == 3 && first.counts.fromCache == 0)
-        guard case .ready(let facts, let picture?)? = first.state(for: paths[0]) else { Issue.record("no tile: \(String(describing: first.state(for: paths[0])))"); return }
+        guard case .ready(let facts, let picture?)? = first.state(for: paths[0]) else {
+            Issue.record("no tile: \(String(describing: first.state(for: paths[0])))"); return
+        }
         let info = MediaInspector(verifiesDecoding: false).inspect(path: paths[0])
-        #expect(facts.codec == info.video?.codec && facts.width == info.video?.displayWidth && facts.height == info.video?.displayHeight)
+        #expect(
+            facts.codec == info.video?.codec && facts.width == info.video?.displayWidth
+                && facts.height == info.video?.displayHeight)
         #expect(abs((facts.duration ?? 0) - info.duration.seconds) < 0.001 && facts.durationText != nil)
         #expect(picture.width <= 200 && picture.height <= 120 && (picture.width == 200 || picture.height == 120))
-        guard case .ready(_, let upright?)? = first.state(for: paths[1]) else { Issue.record("no rotated tile"); return }
+        guard case .ready(_, let upright?)? = first.state(for: paths[1]) else {
+            Issue.record("no rotated tile"); return
+        }
         #expect(upright.height > upright.width, "rotated90.mp4 shown upright")
         guard case .failed(let why)? = first.state(for: broken) else { Issue.record("the broken file's tile"); return }
         #expect(!why.isEmpty && !why.contains(broken), "one line, without the path: \(why)")
@@ -86,7 +98,9 @@ struct TileLoaderTests {
         second.want(paths)
         waitForAll(second, paths)
         #expect(second.counts.made == 0 && second.counts.fromCache == 3, "\(second.counts)")
-        guard case .ready(let again, let cached?)? = second.state(for: paths[0]) else { Issue.record("no cached tile"); return }
+        guard case .ready(let again, let cached?)? = second.state(for: paths[0]) else {
+            Issue.record("no cached tile"); return
+        }
         #expect(again == facts && cached.width == picture.width && cached.height == picture.height)
         second.close()
     }
@@ -94,21 +108,28 @@ struct TileLoaderTests {
     /// 10,000 files: listing them is quick, and paging through screens of tiles keeps no more pictures than the
     /// budget — the first screen's are dropped — while the facts of every tile made stay.
     @Test func tenThousandFilesStayWithinTheBudget() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-10k-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-10k-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let clip = dir + "/.clip.mp4"
-        _ = Reference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10:duration=1", "-c:v", "libx264", clip])
+        _ = Reference.run(
+            "ffmpeg",
+            ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10:duration=1", "-c:v", "libx264", clip])
         try #require(FileManager.default.fileExists(atPath: clip), "ffmpeg made the clip")
-        for n in 0..<10_000 { try FileManager.default.createSymbolicLink(atPath: "\(dir)/v\(n).mp4", withDestinationPath: clip) }
+        for n in 0..<10_000 {
+            try FileManager.default.createSymbolicLink(atPath: "\(dir)/v\(n).mp4", withDestinationPath: clip)
+        }
         let listing = try BrowseListing(folder: dir)
         let entries = listing.entries(order: .name)
         #expect(entries.count == 10_000 && entries[2].name == "v2.mp4")
         let layout = BrowseLayout(columns: 120, rows: 40, cell: CellGeometry(width: 10, height: 20, wholeCells: false))
         let tileBytes = layout.tileWidth * 10 * layout.pictureRows * 20 * 3
         let budget = tileBytes * layout.tilesPerScreen * 2
-        let loader = TileLoader(maximumSize: .box(width: layout.tileWidth * 10, height: layout.pictureRows * 20), cache: nil, desktop: nil,
-                                memoryBudget: budget)
+        let loader = TileLoader(
+            maximumSize: .box(width: layout.tileWidth * 10, height: layout.pictureRows * 20), cache: nil, desktop: nil,
+            memoryBudget: budget)
         defer { loader.close() }
         var selection = BrowseSelection(count: entries.count)
         var firstScreen: [String] = []
@@ -129,17 +150,24 @@ struct TileLoaderTests {
 @Suite(.enabled(if: Corpus.samplesAvailable, "needs samples/"), .timeLimit(.minutes(2)))
 struct TilePreviewTests {
     @Test func previewFramesAreMadeOnceThenReadFromTheCache() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-motion-\(UUID().uuidString.prefix(8))").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scrubkit-motion-\(UUID().uuidString.prefix(8))"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let cache = ThumbnailCache(memoryBudget: 0, directory: dir)
         let size = MaximumSize.box(width: 160, height: 90)
         let made = try TilePreview.frames(of: Corpus.sample("scenes.mp4"), size: size, cache: cache)
         #expect(made.count == TilePreview.excerpts * Int(TilePreview.excerptSeconds) * TilePreview.framesPerSecond)
-        #expect(made.allSatisfy { $0.width <= 160 && $0.height <= 90 } && Set(made.map(\.pixels)).count > made.count / 2, "moving frames")
+        #expect(
+            made.allSatisfy { $0.width <= 160 && $0.height <= 90 } && Set(made.map(\.pixels)).count > made.count / 2,
+            "moving frames")
         // Cancelled at once: only the cache can answer.
-        let read = try TilePreview.frames(of: Corpus.sample("scenes.mp4"), size: size, cache: cache, isCancelled: { true })
+        let read = try TilePreview.frames(
+            of: Corpus.sample("scenes.mp4"), size: size, cache: cache, isCancelled: { true })
         #expect(read == made)
         #expect(TilePreview.decode(Array(TilePreview.encode(made)!.dropLast(3))) == nil, "a damaged entry is a miss")
-        #expect(throws: MediaError.self) { try TilePreview.frames(of: Corpus.sample("large_6000x4000.jpg") + ".missing", size: size, cache: cache) }
+        #expect(throws: MediaError.self) {
+            try TilePreview.frames(of: Corpus.sample("large_6000x4000.jpg") + ".missing", size: size, cache: cache)
+        }
     }
 }

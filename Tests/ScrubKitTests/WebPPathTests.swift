@@ -10,17 +10,25 @@ import Testing
     /// (RIFF rebuilt as VP8X + image + EXIF: what cameras and phones write).
     func webpWithExif(orientation: UInt8) throws -> String {
         var picture = RGBImage(width: 64, height: 32)
-        for y in 0..<32 { for x in 0..<64 { let i = (y * 64 + x) * 3; picture.pixels[i] = x < 32 ? 255 : 0; picture.pixels[i + 2] = x < 32 ? 0 : 255 } }
+        for y in 0..<32 {
+            for x in 0..<64 {
+                let i = (y * 64 + x) * 3; picture.pixels[i] = x < 32 ? 255 : 0; picture.pixels[i + 2] = x < 32 ? 0 : 255
+            }
+        }
         let plain = try picture.encoded(as: .webp, quality: 95)
-        let image = Array(plain[12...])   // the "VP8 " chunk after "RIFF<size>WEBP"
-        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+        let image = Array(plain[12...])  // the "VP8 " chunk after "RIFF<size>WEBP"
+        func le32(_ v: Int) -> [UInt8] {
+            [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)]
+        }
         func le24(_ v: Int) -> [UInt8] { Array(le32(v).prefix(3)) }
-        let tiff: [UInt8] = [0x49, 0x49, 42, 0] + le32(8) + [1, 0] + [0x12, 0x01, 3, 0] + le32(1) + [orientation, 0, 0, 0] + le32(0)
+        let tiff: [UInt8] =
+            [0x49, 0x49, 42, 0] + le32(8) + [1, 0] + [0x12, 0x01, 3, 0] + le32(1) + [orientation, 0, 0, 0] + le32(0)
         let vp8x = Array("VP8X".utf8) + le32(10) + [0x08, 0, 0, 0] + le24(63) + le24(31)
         let exif = Array("EXIF".utf8) + le32(tiff.count) + tiff + (tiff.count % 2 == 1 ? [0] : [])
         let body = Array("WEBP".utf8) + vp8x + image + exif
         let file = Array("RIFF".utf8) + le32(body.count) + body
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("exif-\(orientation)-\(getpid()).webp").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("exif-\(orientation)-\(getpid()).webp")
+            .path
         try Data(file).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -39,7 +47,8 @@ import Testing
         var g = ThumbnailGenerator(path: path)
         g.maximumSize = .unscaled
         let t = try g.image(at: .fraction(numerator: 0, denominator: 1))
-        #expect(t.image.width == 32 && t.image.height == 64, "portrait after rotation: \(t.image.width)×\(t.image.height)")
+        #expect(
+            t.image.width == 32 && t.image.height == 64, "portrait after rotation: \(t.image.width)×\(t.image.height)")
         let top = pixel(t.image, 16, 8), bottom = pixel(t.image, 16, 56)
         #expect(top.0 > 200 && top.2 < 60, "the left (red) half turns to the top: \(top)")
         #expect(bottom.2 > 200 && bottom.0 < 60, "the right (blue) half to the bottom: \(bottom)")

@@ -34,7 +34,9 @@ public enum BatchInputs {
                 out += expand(lines.filter { !$0.isEmpty && !$0.hasPrefix("#") })
             } else {
                 var isDir: ObjCBool = false
-                if !Demuxer.isURL(arg), FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir.boolValue {
+                if !Demuxer.isURL(arg), FileManager.default.fileExists(atPath: arg, isDirectory: &isDir),
+                    isDir.boolValue
+                {
                     out += walk(arg)
                 } else {
                     out.append(arg)
@@ -50,7 +52,9 @@ public enum BatchInputs {
 
     /// The files under `dir` (its folders' too when `recursive`) whose extension is in `extensions`; hidden entries
     /// skipped.
-    static func walk(_ dir: String, recursive: Bool = true, extensions: Set<String> = mediaExtensions, order: Order = .bytes) -> [String] {
+    static func walk(
+        _ dir: String, recursive: Bool = true, extensions: Set<String> = mediaExtensions, order: Order = .bytes
+    ) -> [String] {
         guard let e = FileManager.default.enumerator(atPath: dir) else { return [] }
         var files: [(relative: String, full: String)] = []
         while let rel = e.nextObject() as? String {
@@ -65,7 +69,9 @@ public enum BatchInputs {
         switch order {
         case .bytes: return files.map(\.full).sorted()
         case .natural:
-            return files.sorted { $0.relative.compare($1.relative, options: [.numeric, .caseInsensitive]) == .orderedAscending }.map(\.full)
+            return files.sorted {
+                $0.relative.compare($1.relative, options: [.numeric, .caseInsensitive]) == .orderedAscending
+            }.map(\.full)
         }
     }
 

@@ -38,8 +38,10 @@ public struct BatchNaming: Sendable {
         var stem = (file as NSString).deletingPathExtension
         var name = file
         if disambiguate.contains(file) {
-            let dir = Demuxer.isURL(source) ? String(source.split(separator: "?").first ?? "")
-                                            : URL(fileURLWithPath: source).standardizedFileURL.deletingLastPathComponent().path
+            let dir =
+                Demuxer.isURL(source)
+                ? String(source.split(separator: "?").first ?? "")
+                : URL(fileURLWithPath: source).standardizedFileURL.deletingLastPathComponent().path
             let tag = String(BatchInputs.shard(of: dir, count: Int(Int32.max)), radix: 36)
             stem += "~" + tag
             name = stem + "." + (file as NSString).pathExtension

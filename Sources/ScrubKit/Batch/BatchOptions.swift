@@ -78,14 +78,24 @@ public struct BatchOptions: Sendable {
         }
         var planned = scenes ? t + "|scenes" : t
         if let p = preview {
-            planned = "preview:\(p.format.rawValue)|\(p.maximumSize.key)|\(p.count)|\(p.excerptSeconds)|\(p.framesPerSecond)|\(p.quality)"
+            planned = "preview:\(p.format.rawValue)|\(p.maximumSize.key)|\(p.count)|\(p.excerptSeconds)"
+                + "|\(p.framesPerSecond)|\(p.quality)"
         }
         let st = sheetStyle
-        let s = sheet.map { "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")|w\(st.width ?? 0)|sp\(st.spacing)|bg\(st.background.r),\(st.background.g),\(st.background.b)|f\(st.font ?? "")|\(absoluteTimes ? "abs" : "rel")" } ?? "-"
+        let s =
+            sheet.map {
+                "\($0.columns)x\($0.rows)\(skipsBlankFrames ? "" : "+blank")|w\(st.width ?? 0)|sp\(st.spacing)"
+                    + "|bg\(st.background.r),\(st.background.g),\(st.background.b)|f\(st.font ?? "")"
+                    + "|\(absoluteTimes ? "abs" : "rel")"
+            } ?? "-"
         // What decides the pixels comes from the generator this batch configures (the same builder as the cache key);
         // the rest is the batch's own: times, encoding, names, sheets, sprites.
-        return ([planned] + generator(for: "", parallelFiles: 1).settingsKey
-                + [format.rawValue, String(quality), nameTemplate, s, String(vtt), skipsEdges > 0 ? "skip\(skipsEdges)" : "-"])
+        return
+            ([planned] + generator(for: "", parallelFiles: 1).settingsKey
+            + [
+                format.rawValue, String(quality), nameTemplate, s, String(vtt),
+                skipsEdges > 0 ? "skip\(skipsEdges)" : "-",
+            ])
             .joined(separator: "|")
     }
 

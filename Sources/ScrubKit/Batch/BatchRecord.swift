@@ -22,8 +22,13 @@ public struct BatchRecord: Sendable {
 
     /// The manifest line (`--json`): source, index, times, output, size[, approximate].
     public var json: JSON {
-        .object([("source", .string(Redaction.display(source))), ("index", .int(index)), ("requestedTime", .seconds(requestedTime)),
-                 ("actualTime", .seconds(actualTime)), ("output", .string(output)), ("width", .int(width)), ("height", .int(height))]
+        .object(
+            [
+                ("source", .string(Redaction.display(source))), ("index", .int(index)),
+                ("requestedTime", .seconds(requestedTime)),
+                ("actualTime", .seconds(actualTime)), ("output", .string(output)), ("width", .int(width)),
+                ("height", .int(height)),
+            ]
                 + (approximate ? [("approximate", .bool(true))] : []))
     }
 }

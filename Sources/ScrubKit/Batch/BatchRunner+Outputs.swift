@@ -27,7 +27,9 @@ extension BatchRunner {
             defer { r.offset += n }
             return Array(b[r.offset..<(r.offset + n)])
         }
-        guard let rn = r.int(), let rtext = take(rn), let count = r.int(), count >= 0, count < 1_000_000 else { return nil }
+        guard let rn = r.int(), let rtext = take(rn), let count = r.int(), count >= 0, count < 1_000_000 else {
+            return nil
+        }
         var files: [(String, [UInt8])] = []
         for _ in 0..<count {
             guard let nn = r.int(), let name = take(nn), let bn = r.int(), let bytes = take(bn) else { return nil }
@@ -59,8 +61,11 @@ extension BatchRunner {
     }
 
     func remember(_ key: String, identity: String, _ records: [BatchRecord]) {
-        let line = JSON.object([("source", .string(key)), ("signature", .string(options.signature)), ("identity", .string(identity)),
-                                ("records", .array(records.map(\.json)))]).text + "\n"
+        let line =
+            JSON.object([
+                ("source", .string(key)), ("signature", .string(options.signature)), ("identity", .string(identity)),
+                ("records", .array(records.map(\.json))),
+            ]).text + "\n"
         // (Only the journal file grows: this run never looks a file up twice, so the loaded state stays as it was and
         // a long batch's memory does not grow with the files done.)
         state.withLock { _ in

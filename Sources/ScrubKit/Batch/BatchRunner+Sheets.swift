@@ -9,8 +9,10 @@ extension BatchRunner {
     /// fall between its neighbours, so the sheet stays in time order. A tile stays as it is when nothing qualifies.
     /// With `scenes` (the scene of each planned time, by index), a tile's replacement comes from its own scene: its
     /// label names that scene, and a scene that is all one colour is what the file has there.
-    func replacingBlankTiles(_ good: [(Int, Thumbnail)], generator: ThumbnailGenerator,
-                             timeline: ThumbnailGenerator.Timeline, scenes: [Scene]? = nil) throws -> [(Int, Thumbnail)] {
+    func replacingBlankTiles(
+        _ good: [(Int, Thumbnail)], generator: ThumbnailGenerator,
+        timeline: ThumbnailGenerator.Timeline, scenes: [Scene]? = nil
+    ) throws -> [(Int, Thumbnail)] {
         guard !timeline.isStill, timeline.duration.isNumeric, good.count > 1 else { return good }
         let blank = good.indices.filter { BlankFrames.isBlank(good[$0].1.image) }
         guard !blank.isEmpty else { return good }
@@ -25,13 +27,17 @@ extension BatchRunner {
         var asks: [(tile: Int, time: TimeExpression)] = []
         for b in blank {
             let r = range(b)
-            for t in BlankFrames.alternatives(to: good[b].1.requestedTime, spacing: r.spacing, start: r.lo, end: r.hi) { asks.append((b, t)) }
+            for t in BlankFrames.alternatives(to: good[b].1.requestedTime, spacing: r.spacing, start: r.lo, end: r.hi) {
+                asks.append((b, t))
+            }
         }
         var exact = generator
         exact.setExact()
         var candidates: [Int: [Thumbnail]] = [:]
         for r in try exact.generate(at: asks.map(\.time)) {
-            if case .success(let t) = r.result, !BlankFrames.isBlank(t.image) { candidates[asks[r.index].tile, default: []].append(t) }
+            if case .success(let t) = r.result, !BlankFrames.isBlank(t.image) {
+                candidates[asks[r.index].tile, default: []].append(t)
+            }
         }
         var out = good
         var previous = -Double.infinity
@@ -41,8 +47,10 @@ extension BatchRunner {
                 let next = i + 1 >= out.count ? .infinity
                     : blank.contains(i + 1) ? out[i + 1].1.requestedTime.seconds : out[i + 1].1.actualTime.seconds
                 let r = range(i)
-                if let t = candidates[i]?.first(where: { $0.actualTime.seconds > previous && $0.actualTime.seconds < next
-                        && $0.actualTime.seconds >= r.lo && $0.actualTime.seconds <= r.hi }) {
+                if let t = candidates[i]?.first(where: {
+                    $0.actualTime.seconds > previous && $0.actualTime.seconds < next
+                        && $0.actualTime.seconds >= r.lo && $0.actualTime.seconds <= r.hi
+                }) {
                     out[i].1 = t
                 }
             }
@@ -58,14 +66,19 @@ extension BatchRunner {
         guard !good.isEmpty else { return }
         var style = options.sheetStyle
         style.columns = columns
-        var labels = BatchRunner.tileLabels(good.map(\.1.actualTime), start: timeline.start, absolute: options.absoluteTimes)
+        var labels = BatchRunner.tileLabels(
+            good.map(\.1.actualTime), start: timeline.start, absolute: options.absoluteTimes)
         if let scenes, good.allSatisfy({ scenes.indices.contains($0.0) }) {
-            let starts = BatchRunner.tileLabels(good.map { scenes[$0.0].start }, start: timeline.start, absolute: options.absoluteTimes)
-            labels = zip(good, starts).map { g, start in "\(start) +\(String(format: "%.1f", scenes[g.0].duration.seconds))s" }
+            let starts = BatchRunner.tileLabels(
+                good.map { scenes[$0.0].start }, start: timeline.start, absolute: options.absoluteTimes)
+            labels = zip(good, starts).map { g, start in
+                "\(start) +\(String(format: "%.1f", scenes[g.0].duration.seconds))s"
+            }
         }
         let (title, details) = BatchRunner.sheetHeader(source: source, timeline: timeline)
-        let sheet = try ImageComposer.contactSheet(zip(good, labels).map { ($0.0.1.image, $0.1) }, style: style, title: title,
-                                                   details: details, path: source)
+        let sheet = try ImageComposer.contactSheet(
+            zip(good, labels).map { ($0.0.1.image, $0.1) }, style: style, title: title,
+            details: details, path: source)
         let name = naming.name(source: source, index: 0, seconds: nil, ext: options.format.fileExtension)
             .replacingOccurrences(of: "-0.", with: "-sheet.")
         try emit(sheet.encoded(as: options.format, quality: options.quality), name: name, into: &result)
@@ -86,20 +99,34 @@ extension BatchRunner {
         var facts: [String] = []
         var st = stat()
         if !Demuxer.isURL(source), stat(source, &st) == 0 { facts.append(byteCount(Int64(st.st_size))) }
-        if timeline.duration.isNumeric { facts.append(SheetTimes.label(timeline.duration.seconds, digits: 2, hours: timeline.duration.seconds >= 3600)) }
+        if timeline.duration.isNumeric {
+            facts.append(
+                SheetTimes.label(timeline.duration.seconds, digits: 2, hours: timeline.duration.seconds >= 3600))
+        }
         facts.append("\(timeline.displayWidth)×\(timeline.displayHeight)")
         if let v = timeline.video {
-            facts.append(v.codec + (v.profile.map { " \($0)" } ?? "") + (v.bitDepth.map { $0 > 8 ? " \($0)-bit" : "" } ?? ""))
-            if let fps = v.averageFrameRate ?? v.frameRate, fps > 0 { facts.append(String(format: fps == fps.rounded() ? "%.0f fps" : "%.3g fps", fps)) }
+            facts.append(
+                v.codec + (v.profile.map { " \($0)" } ?? "") + (v.bitDepth.map { $0 > 8 ? " \($0)-bit" : "" } ?? ""))
+            if let fps = v.averageFrameRate ?? v.frameRate, fps > 0 {
+                facts.append(String(format: fps == fps.rounded() ? "%.0f fps" : "%.3g fps", fps))
+            }
             if v.hdr != .none { facts.append("HDR " + v.hdr.rawValue.uppercased()) }
         } else {
             facts.append(timeline.codec)
         }
-        if let b = timeline.bitRate, b > 0 { facts.append(b >= 1_000_000 ? String(format: "%.1f Mb/s", Double(b) / 1e6) : "\(b / 1000) kb/s") }
-        let audio = timeline.audio.isEmpty ? "no audio" : "audio: " + timeline.audio.map { a in
-            let ch = a.channels == 1 ? "mono" : a.channels == 2 ? "stereo" : "\(a.channels) ch"
-            return "\(a.codec) \(a.sampleRate % 1000 == 0 ? "\(a.sampleRate / 1000)" : String(format: "%.1f", Double(a.sampleRate) / 1000)) kHz \(ch)"
-        }.joined(separator: ", ")
+        if let b = timeline.bitRate, b > 0 {
+            facts.append(b >= 1_000_000 ? String(format: "%.1f Mb/s", Double(b) / 1e6) : "\(b / 1000) kb/s")
+        }
+        let audio =
+            timeline.audio.isEmpty
+            ? "no audio"
+            : "audio: "
+                + timeline.audio.map { a in
+                    let ch = a.channels == 1 ? "mono" : a.channels == 2 ? "stereo" : "\(a.channels) ch"
+                    let rate = a.sampleRate % 1000 == 0
+                        ? "\(a.sampleRate / 1000)" : String(format: "%.1f", Double(a.sampleRate) / 1000)
+                    return "\(a.codec) \(rate) kHz \(ch)"
+                }.joined(separator: ", ")
         return (title, [facts.joined(separator: "  ·  "), audio])
     }
 
@@ -112,16 +139,19 @@ extension BatchRunner {
 
     /// Sprites of at most 10×10 tiles, and a track whose cues tile the whole timeline (from 0, as web players count)
     /// with no gap: each thumbnail's cue runs from halfway after the one before it (0 for the first) to halfway to
-    /// the next (the end for the last) — for a `.track` plan, exactly its interval; with `scenes`, from each scene's start
+    /// the next (the end for the last) — for a `.track` plan, exactly its interval; with `scenes`, from each scene's
+    /// start
     /// to the next one's.
     func writeVTT(_ good: [(Int, Thumbnail)], timeline: ThumbnailGenerator.Timeline, source: String,
                   naming: BatchNaming, scenes: [Scene]? = nil, into result: inout BatchFileResult) throws {
         guard !good.isEmpty else { return }
         let perSprite = 100
-        let base = naming.name(source: source, index: 0, seconds: nil, ext: "vtt").replacingOccurrences(of: "-0.vtt", with: "")
+        let base = naming.name(source: source, index: 0, seconds: nil, ext: "vtt").replacingOccurrences(
+            of: "-0.vtt", with: "")
         var cues: [(start: Double, end: Double, target: String)] = []
         let start = timeline.start.isNumeric ? timeline.start.seconds : 0
-        let end = timeline.duration.isNumeric ? timeline.duration.seconds : (good.last!.1.requestedTime.seconds - start + 1)
+        let end =
+            timeline.duration.isNumeric ? timeline.duration.seconds : (good.last!.1.requestedTime.seconds - start + 1)
         for chunkStart in stride(from: 0, to: good.count, by: perSprite) {
             let chunk = Array(good[chunkStart..<min(good.count, chunkStart + perSprite)])
             let (sprite, rects) = ImageComposer.sprite(chunk.map(\.1.image), columns: 10)
@@ -133,11 +163,15 @@ extension BatchRunner {
                 let i = chunkStart + k
                 let here = t.requestedTime.seconds - start
                 var cueStart = i == 0 ? 0 : (good[i - 1].1.requestedTime.seconds - start + here) / 2
-                var cueEnd = i + 1 < good.count ? (here + good[i + 1].1.requestedTime.seconds - start) / 2 : max(end, here + 0.001)
+                var cueEnd =
+                    i + 1 < good.count
+                    ? (here + good[i + 1].1.requestedTime.seconds - start) / 2 : max(end, here + 0.001)
                 // By scene: each cue runs from its scene's start to the next shown scene's.
                 if let scenes, scenes.indices.contains(index) {
                     if i > 0 { cueStart = scenes[index].start.seconds - start }
-                    if i + 1 < good.count, scenes.indices.contains(good[i + 1].0) { cueEnd = scenes[good[i + 1].0].start.seconds - start }
+                    if i + 1 < good.count, scenes.indices.contains(good[i + 1].0) {
+                        cueEnd = scenes[good[i + 1].0].start.seconds - start
+                    }
                 }
                 cues.append((cueStart, cueEnd, target))
                 result.records.append(record(source, index, t, output: target))

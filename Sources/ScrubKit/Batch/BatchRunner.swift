@@ -16,7 +16,8 @@ public final class BatchRunner: Sendable {
     /// Name of the resume journal kept in the output directory.
     public static let stateFileName = ".scrubkit-thumbs.state.jsonl"
 
-    /// A runner for `options`: creates the output directory and reads the resume journals there. Throws when the directory cannot be made.
+    /// A runner for `options`: creates the output directory and reads the resume journals there. Throws when the
+    /// directory cannot be made.
     public init(options: BatchOptions) throws {
         self.options = options
         do {
@@ -58,16 +59,25 @@ public final class BatchRunner: Sendable {
         // The source as it is now: a file replaced at the same path (or rewritten, touched) is redone.
         let sourceIdentity = SourceIdentity(path: source)
         let identity = sourceIdentity?.description ?? ""
-        if options.resume, let done = state.withLock({ $0[key] }), done.signature == options.signature, done.identity == identity,
-           done.records.allSatisfy({ BatchRunner.isValidOutput(path: outputPath($0.output), format: options.format) }) {
+        if options.resume, let done = state.withLock({ $0[key] }), done.signature == options.signature,
+            done.identity == identity,
+            done.records.allSatisfy({ BatchRunner.isValidOutput(path: outputPath($0.output), format: options.format) })
+        {
             result.records = done.records
             result.resumed = true
             return result
         }
-        let cacheKey = options.cache == nil ? nil : sourceIdentity.map {
-            CacheKey(.batch, identity: $0, parts: [options.signature, naming.name(source: source, index: 0, seconds: nil, ext: "x")])
+        let cacheKey =
+            options.cache == nil
+            ? nil
+            : sourceIdentity.map {
+                CacheKey(
+                    .batch, identity: $0,
+                    parts: [options.signature, naming.name(source: source, index: 0, seconds: nil, ext: "x")])
+            }
+        if let cacheKey, let restored = restore(cacheKey, into: result, key: key, identity: identity, began: began) {
+            return restored
         }
-        if let cacheKey, let restored = restore(cacheKey, into: result, key: key, identity: identity, began: began) { return restored }
         if let preview = options.preview {
             writePreview(preview, of: source, naming: naming, into: &result)
             return finished(result, key: key, identity: identity, cacheKey: cacheKey, began: began)
@@ -87,7 +97,8 @@ public final class BatchRunner: Sendable {
                     let n: Int
                     if case .count(let c) = plan { n = c } else { n = min(all.count, BatchTimes.trackLimit) }
                     scenes = SceneDetector.choose(n, from: all)
-                    gen.representativeWindow = .within(scenes!.map { MediaTimeRange(start: $0.start, duration: $0.duration) })
+                    gen.representativeWindow = .within(
+                        scenes!.map { MediaTimeRange(start: $0.start, duration: $0.duration) })
                 } catch let e as MediaError where e.kind == .noVideo {}
             }
             let (timeline, results) = try gen.generate(planning: { t in
@@ -96,7 +107,8 @@ public final class BatchRunner: Sendable {
                 if t.isStill { return [.absolute(.zero)] }
                 var (start, duration) = (t.start, t.duration)
                 if case .count = plan, options.skipsEdges > 0, duration.isNumeric {
-                    let edge = MediaTime(seconds: duration.seconds * min(0.45, options.skipsEdges), preferredTimescale: 90000)
+                    let edge = MediaTime(
+                        seconds: duration.seconds * min(0.45, options.skipsEdges), preferredTimescale: 90000)
                     (start, duration) = (start + edge, duration - edge - edge)
                 }
                 if let scenes { return scenes.map { .absolute($0.middle) } }
@@ -113,11 +125,18 @@ public final class BatchRunner: Sendable {
                 }
             }
             if let desktop = options.desktop, let id = sourceIdentity, !good.isEmpty {
-                let tenth = timeline.duration.isNumeric ? timeline.start + timeline.duration.multiplied(byRatio: 1, divisor: 10) : timeline.start
-                let pick = good.min { abs(($0.1.requestedTime - tenth).seconds) < abs(($1.1.requestedTime - tenth).seconds) }!
-                desktop.offer(pick.1, path: source, identity: id, originalLongestSide: max(timeline.displayWidth, timeline.displayHeight))
+                let tenth =
+                    timeline.duration.isNumeric
+                    ? timeline.start + timeline.duration.multiplied(byRatio: 1, divisor: 10) : timeline.start
+                let pick = good.min {
+                    abs(($0.1.requestedTime - tenth).seconds) < abs(($1.1.requestedTime - tenth).seconds)
+                }!
+                desktop.offer(
+                    pick.1, path: source, identity: id,
+                    originalLongestSide: max(timeline.displayWidth, timeline.displayHeight))
             }
-            try write(good, generator: gen, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
+            try write(
+                good, generator: gen, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
         } catch let e as MediaError {
             result.errors.append((nil, e))
         } catch {
@@ -129,7 +148,9 @@ public final class BatchRunner: Sendable {
     /// A file's result recorded (resume state, cache) and timed.
     /// The file's outputs as a run with the same settings left them in the cache, written again; nil when they are
     /// not there or cannot be written (the file is then made from the source).
-    private func restore(_ cacheKey: CacheKey, into result: BatchFileResult, key: String, identity: String, began: Date) -> BatchFileResult? {
+    private func restore(
+        _ cacheKey: CacheKey, into result: BatchFileResult, key: String, identity: String, began: Date
+    ) -> BatchFileResult? {
         guard let cached = cachedOutputs(cacheKey, source: result.source) else { return nil }
         do {
             for (name, bytes) in cached.files { try AtomicFile.write(bytes, to: outputPath(name)) }
@@ -145,15 +166,19 @@ public final class BatchRunner: Sendable {
     }
 
     /// The file's animated preview, written as `NAME-preview.EXT`.
-    private func writePreview(_ preview: PreviewOptions, of source: String, naming: BatchNaming, into result: inout BatchFileResult) {
+    private func writePreview(
+        _ preview: PreviewOptions, of source: String, naming: BatchNaming, into result: inout BatchFileResult
+    ) {
         do {
             let (bytes, report) = try PreviewMaker.render(source, options: preview)
             let name = naming.name(source: source, index: 0, seconds: nil, ext: preview.format.rawValue)
                 .replacingOccurrences(of: "-0.", with: "-preview.")
             try emit(bytes, name: name, into: &result)
-            result.records.append(BatchRecord(source: source, index: 0, requestedTime: report.excerpts.first?.seconds ?? 0,
-                                              actualTime: report.excerpts.first?.seconds ?? 0, output: name,
-                                              width: report.width, height: report.height, approximate: false))
+            result.records.append(
+                BatchRecord(
+                    source: source, index: 0, requestedTime: report.excerpts.first?.seconds ?? 0,
+                    actualTime: report.excerpts.first?.seconds ?? 0, output: name,
+                    width: report.width, height: report.height, approximate: false))
         } catch let e as MediaError {
             result.errors.append((nil, e))
         } catch {
@@ -162,24 +187,33 @@ public final class BatchRunner: Sendable {
     }
 
     /// The thumbnails made, written as the batch asks: a contact sheet, sprites and a WebVTT track, or a file each.
-    private func write(_ made: [(Int, Thumbnail)], generator gen: ThumbnailGenerator, timeline: ThumbnailGenerator.Timeline,
-                       source: String, naming: BatchNaming, scenes: [Scene]?, into result: inout BatchFileResult) throws {
+    private func write(
+        _ made: [(Int, Thumbnail)], generator gen: ThumbnailGenerator, timeline: ThumbnailGenerator.Timeline,
+        source: String, naming: BatchNaming, scenes: [Scene]?, into result: inout BatchFileResult
+    ) throws {
         var good = made
         if let sheet = options.sheet {
-            if options.skipsBlankFrames { good = try replacingBlankTiles(good, generator: gen, timeline: timeline, scenes: scenes) }
-            try writeSheet(good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
+            if options.skipsBlankFrames {
+                good = try replacingBlankTiles(good, generator: gen, timeline: timeline, scenes: scenes)
+            }
+            try writeSheet(
+                good, columns: sheet.columns, timeline: timeline, source: source, naming: naming, scenes: scenes,
+                into: &result)
         } else if options.vtt {
             try writeVTT(good, timeline: timeline, source: source, naming: naming, scenes: scenes, into: &result)
         } else {
             for (index, t) in good {
-                let name = naming.name(source: source, index: index, seconds: t.requestedTime.seconds, ext: options.format.fileExtension)
+                let name = naming.name(
+                    source: source, index: index, seconds: t.requestedTime.seconds, ext: options.format.fileExtension)
                 try emit(t.encoded(as: options.format, quality: options.quality), name: name, into: &result)
                 result.records.append(record(source, index, t, output: name))
             }
         }
     }
 
-    private func finished(_ result: BatchFileResult, key: String, identity: String, cacheKey: CacheKey?, began: Date) -> BatchFileResult {
+    private func finished(
+        _ result: BatchFileResult, key: String, identity: String, cacheKey: CacheKey?, began: Date
+    ) -> BatchFileResult {
         var result = result
         if !result.failed {
             remember(key, identity: identity, result.records)
@@ -194,8 +228,9 @@ public final class BatchRunner: Sendable {
     }
 
     func record(_ source: String, _ index: Int, _ t: Thumbnail, output: String) -> BatchRecord {
-        BatchRecord(source: source, index: index, requestedTime: t.requestedTime.seconds, actualTime: t.actualTime.seconds,
-                    output: output, width: t.image.width, height: t.image.height, approximate: t.isApproximate)
+        BatchRecord(
+            source: source, index: index, requestedTime: t.requestedTime.seconds, actualTime: t.actualTime.seconds,
+            output: output, width: t.image.width, height: t.image.height, approximate: t.isApproximate)
     }
 
     /// Writes one output file (atomically) and keeps its bytes for the cache when there is one.

@@ -9,7 +9,8 @@ public enum BatchTimes: Sendable, Equatable {
     /// Exactly these.
     case at([TimeExpression])
     /// A thumbnail track for a web player's seek bar (`--vtt` without a plan): one thumbnail per interval at its
-    /// middle, the interval ``trackInterval(duration:)`` long — ~2 s for short clips up to 10 s for films, longer only
+    /// middle, the interval ``trackInterval(duration:)`` long — ~2 s for short clips up to 10 s for films, longer
+    /// only
     /// past ``trackLimit`` thumbnails.
     case track
 
@@ -40,7 +41,8 @@ public enum BatchTimes: Sendable, Equatable {
             let n = max(1, Int((duration.seconds / step.seconds).rounded(.up)))
             // (The last interval may be shorter: its thumbnail is at its own middle.)
             return (0..<n).map { i in
-                let lo = step.multiplied(by: Int32(i)), hi = MediaTime.minimum(step.multiplied(by: Int32(i + 1)), duration)
+                let lo = step.multiplied(by: Int32(i)),
+                    hi = MediaTime.minimum(step.multiplied(by: Int32(i + 1)), duration)
                 return .absolute(start + lo + (hi - lo).multiplied(byRatio: 1, divisor: 2))
             }
         case .every(let step):

@@ -13,7 +13,9 @@ enum BlankFrames {
         var i = 0
         while i < count {
             let p = i * 3
-            let y = 0.2126 * Double(image.pixels[p]) + 0.7152 * Double(image.pixels[p + 1]) + 0.0722 * Double(image.pixels[p + 2])
+            let y =
+                0.2126 * Double(image.pixels[p]) + 0.7152 * Double(image.pixels[p + 1]) + 0.0722
+                * Double(image.pixels[p + 2])
             n += 1; sum += y; sumSquares += y * y
             i += step
         }

@@ -19,7 +19,9 @@ public struct SheetStyle: Sendable {
 
     /// Why text cannot be drawn with `font` (nil when it can): no such font, or no font installed.
     public static func fontProblem(_ font: String?) -> String? {
-        do { _ = try TextPainter(font: font, path: font ?? FontLocator.defaultPattern); return nil } catch { return "\(error)" }
+        do { _ = try TextPainter(font: font, path: font ?? FontLocator.defaultPattern); return nil } catch {
+            return "\(error)"
+        }
     }
 
     /// Text colour: light on dark backgrounds, dark on light ones.
@@ -115,7 +117,9 @@ public enum SheetTimes {
         let units = Int64((max(0, t) * scale).rounded())
         let whole = units / Int64(scale), frac = units % Int64(scale)
         let h = whole / 3600, m = (whole / 60) % 60, s = whole % 60
-        func pad(_ n: Int64, _ w: Int) -> String { let t = String(n); return String(repeating: "0", count: max(0, w - t.count)) + t }
+        func pad(_ n: Int64, _ w: Int) -> String {
+            let t = String(n); return String(repeating: "0", count: max(0, w - t.count)) + t
+        }
         var out = hours ? "\(h):\(pad(m, 2)):\(pad(s, 2))" : "\(whole / 60):\(pad(s, 2))"
         if digits > 0 { out += "." + pad(frac, digits) }
         return out
@@ -128,7 +132,9 @@ public enum WebVTT {
     public static func timestamp(_ seconds: Double) -> String {
         let ms = Int64((max(0, seconds) * 1000).rounded())
         let h = ms / 3_600_000, m = (ms / 60_000) % 60, s = (ms / 1000) % 60, f = ms % 1000
-        func pad(_ n: Int64, _ w: Int) -> String { let t = String(n); return String(repeating: "0", count: max(0, w - t.count)) + t }
+        func pad(_ n: Int64, _ w: Int) -> String {
+            let t = String(n); return String(repeating: "0", count: max(0, w - t.count)) + t
+        }
         return "\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))"
     }
 

@@ -14,9 +14,11 @@ public struct RGBColor: Sendable, Equatable {
 
     /// `#rrggbb`, `rrggbb`, `#rgb`, or a name (black, white, gray/grey, darkgray, lightgray, navy).
     public init?(parsing text: String) {
-        let names: [String: RGBColor] = ["black": RGBColor(0, 0, 0), "white": RGBColor(255, 255, 255), "gray": RGBColor(128, 128, 128),
-                                         "grey": RGBColor(128, 128, 128), "darkgray": RGBColor(24, 24, 24), "darkgrey": RGBColor(24, 24, 24),
-                                         "lightgray": RGBColor(211, 211, 211), "lightgrey": RGBColor(211, 211, 211), "navy": RGBColor(0, 0, 128)]
+        let names: [String: RGBColor] = [
+            "black": RGBColor(0, 0, 0), "white": RGBColor(255, 255, 255), "gray": RGBColor(128, 128, 128),
+            "grey": RGBColor(128, 128, 128), "darkgray": RGBColor(24, 24, 24), "darkgrey": RGBColor(24, 24, 24),
+            "lightgray": RGBColor(211, 211, 211), "lightgrey": RGBColor(211, 211, 211), "navy": RGBColor(0, 0, 128),
+        ]
         if let c = names[text.lowercased()] { self = c; return }
         var hex = Substring(text)
         if hex.hasPrefix("#") { hex = hex.dropFirst() }
@@ -68,7 +70,9 @@ final class TextPainter {
 
     /// Draws `text` with its top-left corner at (`x`, `y`); returns the drawn size.
     @discardableResult
-    func draw(_ text: String, pixelSize: Int, into image: inout RGBImage, x: Int, y: Int, color: RGBColor) -> (width: Int, height: Int) {
+    func draw(
+        _ text: String, pixelSize: Int, into image: inout RGBImage, x: Int, y: Int, color: RGBColor
+    ) -> (width: Int, height: Int) {
         let m = renderer.render(text, pixelSize: pixelSize)
         image.blend(m, x: x, y: y, color: color)
         return (m.width, m.height)

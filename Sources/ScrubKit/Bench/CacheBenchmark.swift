@@ -22,15 +22,21 @@ public enum CacheBenchmark {
         gen.maximumSize = maximumSize
         let time = TimeExpression.fraction(numerator: 1, denominator: 2)
         progress("decoding (no cache)…")
-        figures.append(Figure(name: "decode (miss)", seconds: try median(runs: 7) { _ = try gen.image(at: time) }, operations: 7))
+        figures.append(
+            Figure(name: "decode (miss)", seconds: try median(runs: 7) { _ = try gen.image(at: time) }, operations: 7))
 
         let dir = (scratch as NSString).appendingPathComponent("tier")
         try? FileManager.default.removeItem(atPath: dir)
         gen.cache = ThumbnailCache(directory: dir)
-        _ = try gen.image(at: time)                                   // fills both tiers
-        figures.append(Figure(name: "memory-tier hit", seconds: try median(runs: 2000) { _ = try gen.image(at: time) }, operations: 2000))
-        gen.cache = ThumbnailCache(memoryBudget: 0, directory: dir)   // disk only
-        figures.append(Figure(name: "disk-tier hit", seconds: try median(runs: 500) { _ = try gen.image(at: time) }, operations: 500))
+        _ = try gen.image(at: time)  // fills both tiers
+        figures.append(
+            Figure(
+                name: "memory-tier hit", seconds: try median(runs: 2000) { _ = try gen.image(at: time) },
+                operations: 2000))
+        gen.cache = ThumbnailCache(memoryBudget: 0, directory: dir)  // disk only
+        figures.append(
+            Figure(
+                name: "disk-tier hit", seconds: try median(runs: 500) { _ = try gen.image(at: time) }, operations: 500))
 
         // Lookups as the directory grows (16 KiB entries, the size of a 320 px JPEG).
         let grow = (scratch as NSString).appendingPathComponent("grow")

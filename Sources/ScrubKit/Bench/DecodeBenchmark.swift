@@ -46,20 +46,27 @@ public struct BenchSample: Sendable {
 
     /// The sample as the child process reports it.
     public var json: JSON {
-        .object([("mode", .string(mode.rawValue)), ("path", .string(path)), ("width", .int(width)), ("height", .int(height)),
-                 ("seconds", .double(seconds)), ("baselineRSS", .int(baselineRSS)), ("peakRSS", .int(peakRSS)),
-                 ("steadyRSS", .int(steadyRSS)), ("theoreticalBytes", .int(theoreticalBytes))])
+        .object([
+            ("mode", .string(mode.rawValue)), ("path", .string(path)), ("width", .int(width)), ("height", .int(height)),
+            ("seconds", .double(seconds)), ("baselineRSS", .int(baselineRSS)), ("peakRSS", .int(peakRSS)),
+            ("steadyRSS", .int(steadyRSS)), ("theoreticalBytes", .int(theoreticalBytes)),
+        ])
     }
 
     /// A sample read back from a child's JSON; nil when a field is missing.
     public init?(json obj: [String: Any]) {
         guard let m = (obj["mode"] as? String).flatMap(BenchMode.init(rawValue:)), let p = obj["path"] as? String,
-              let w = obj["width"] as? Int, let h = obj["height"] as? Int, let s = (obj["seconds"] as? Double) ?? (obj["seconds"] as? Int).map(Double.init),
-              let b = obj["baselineRSS"] as? Int, let pk = obj["peakRSS"] as? Int, let st = obj["steadyRSS"] as? Int else { return nil }
+            let w = obj["width"] as? Int, let h = obj["height"] as? Int,
+            let s = (obj["seconds"] as? Double) ?? (obj["seconds"] as? Int).map(Double.init),
+            let b = obj["baselineRSS"] as? Int, let pk = obj["peakRSS"] as? Int, let st = obj["steadyRSS"] as? Int
+        else { return nil }
         (mode, path, width, height, seconds, baselineRSS, peakRSS, steadyRSS) = (m, p, w, h, s, b, pk, st)
     }
 
-    init(mode: BenchMode, path: String, width: Int, height: Int, seconds: Double, baselineRSS: Int, peakRSS: Int, steadyRSS: Int) {
+    init(
+        mode: BenchMode, path: String, width: Int, height: Int, seconds: Double, baselineRSS: Int, peakRSS: Int,
+        steadyRSS: Int
+    ) {
         (self.mode, self.path, self.width, self.height, self.seconds) = (mode, path, width, height, seconds)
         (self.baselineRSS, self.peakRSS, self.steadyRSS) = (baselineRSS, peakRSS, steadyRSS)
     }
@@ -73,7 +80,8 @@ public enum DecodeBenchmark {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
         func kb(_ key: String) -> Int {
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
-            return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0) * 1024
+            return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0)
+                * 1024
         }
         return (kb("VmRSS:"), kb("VmHWM:"))
     }
@@ -89,9 +97,11 @@ public enum DecodeBenchmark {
         switch mode {
         case .fullRGBA:
             let source = try VideoSource(path: path, pixelLimit: MediaInspector.defaultPixelLimit)
-            let extractor = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+            let extractor = try FrameExtractor(
+                source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
             let t = source.isStill ? MediaTime.zero : try source.resolve(.fraction(numerator: 1, denominator: 2))
-            let found = try extractor.frame(at: t, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
+            let found = try extractor.frame(
+                at: t, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
             let (w, h) = (found.frame.width, found.frame.height)
             held = try Scaler().rgba(from: found.frame, width: w, height: h)
             size = (w, h)

@@ -66,15 +66,20 @@ public struct BrowseListing: Sendable {
         self.folder = folder
         var folders: [BrowseEntry] = [], files: [BrowseEntry] = []
         if recursive {
-            files = BatchInputs.walk(folder, recursive: true, extensions: Playlist.playableExtensions, order: .natural).compactMap {
-                BrowseListing.entry(path: $0, name: String($0.dropFirst(folder.count)).trimmingCharacters(in: ["/"]))
-            }
+            files = BatchInputs.walk(folder, recursive: true, extensions: Playlist.playableExtensions, order: .natural)
+                .compactMap {
+                    BrowseListing.entry(
+                        path: $0, name: String($0.dropFirst(folder.count)).trimmingCharacters(in: ["/"]))
+                }
         } else {
             for name in names where !name.hasPrefix(".") {
                 let path = (folder as NSString).appendingPathComponent(name)
                 guard let e = BrowseListing.entry(path: path, name: name) else { continue }
-                if e.isFolder { folders.append(e) }
-                else if Playlist.playableExtensions.contains((name as NSString).pathExtension.lowercased()) { files.append(e) }
+                if e.isFolder {
+                    folders.append(e)
+                } else if Playlist.playableExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                    files.append(e)
+                }
             }
         }
         all = BrowseListing.sorted(folders, by: .name) + BrowseListing.sorted(files, by: .name)
@@ -92,27 +97,36 @@ public struct BrowseListing: Sendable {
         guard stat(path, &st) == 0 else { return nil }
         let isFolder = (st.st_mode & S_IFMT) == S_IFDIR
         let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
-        return BrowseEntry(path: path, name: name, isFolder: isFolder, size: isFolder ? 0 : Int64(st.st_size), modified: modified,
-                           cover: isFolder ? firstPlayable(in: path) : nil)
+        return BrowseEntry(
+            path: path, name: name, isFolder: isFolder, size: isFolder ? 0 : Int64(st.st_size), modified: modified,
+            cover: isFolder ? firstPlayable(in: path) : nil)
     }
 
     /// The first playable file directly in `folder` (hidden ones left out), in natural order.
     static func firstPlayable(in folder: String) -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { !$0.hasPrefix(".") && Playlist.playableExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-            .min { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }
-            .map { (folder as NSString).appendingPathComponent($0) }
+        return names.filter {
+            !$0.hasPrefix(".") && Playlist.playableExtensions.contains(($0 as NSString).pathExtension.lowercased())
+        }
+        .min { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }
+        .map { (folder as NSString).appendingPathComponent($0) }
     }
 
     /// The entries whose names contain `filter` (case ignored; everything for ""), folders first, each group in
     /// `order`; `duration` gives a file's length in seconds where known.
-    public func entries(order: BrowseOrder, filter: String = "", duration: (String) -> Double? = { _ in nil }) -> [BrowseEntry] {
-        let kept = filter.isEmpty ? all : all.filter { $0.name.range(of: filter, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+    public func entries(
+        order: BrowseOrder, filter: String = "", duration: (String) -> Double? = { _ in nil }
+    ) -> [BrowseEntry] {
+        let kept =
+            filter.isEmpty
+            ? all : all.filter { $0.name.range(of: filter, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
         return BrowseListing.sorted(kept.filter(\.isFolder), by: .name)
             + BrowseListing.sorted(kept.filter { !$0.isFolder }, by: order, duration: duration)
     }
 
-    static func sorted(_ entries: [BrowseEntry], by order: BrowseOrder, duration: (String) -> Double? = { _ in nil }) -> [BrowseEntry] {
+    static func sorted(
+        _ entries: [BrowseEntry], by order: BrowseOrder, duration: (String) -> Double? = { _ in nil }
+    ) -> [BrowseEntry] {
         func byName(_ a: BrowseEntry, _ b: BrowseEntry) -> Bool {
             a.name.compare(b.name, options: [.numeric, .caseInsensitive]) == .orderedAscending
         }

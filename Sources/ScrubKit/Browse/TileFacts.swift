@@ -50,6 +50,7 @@ public struct TileFacts: Sendable, Equatable {
     public var durationText: String? {
         guard let d = duration, d.isFinite else { return nil }
         let s = Int(d.rounded(.down))
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600
+            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }

@@ -99,7 +99,8 @@ public final class TileLoader: Sendable {
         shared.withLock { s in
             guard !s.closed else { return }
             s.queue = paths.filter { p in
-                s.failures[p] == nil && !s.inFlight.contains(p) && !(s.facts[p] != nil && (s.facts[p]!.width == 0 || pictures.contains(p)))
+                s.failures[p] == nil && !s.inFlight.contains(p)
+                    && !(s.facts[p] != nil && (s.facts[p]!.width == 0 || pictures.contains(p)))
             }
         }
     }
@@ -133,14 +134,20 @@ public final class TileLoader: Sendable {
     public func close() { shared.withLock { $0.closed = true; $0.queue = [] } }
 
     /// The tile of `path`: from the caches when both hold it, else made from one open.
-    static func load(_ path: String, maximumSize: MaximumSize, cache: ThumbnailCache?,
-                     desktop: DesktopThumbnailer?) -> Result<(TileFacts, RGBImage?, Bool), MediaError> {
-        guard let identity = SourceIdentity(path: path) else { return .failure(MediaError(.notFound, path: path, "cannot be read")) }
+    static func load(
+        _ path: String, maximumSize: MaximumSize, cache: ThumbnailCache?,
+        desktop: DesktopThumbnailer?
+    ) -> Result<(TileFacts, RGBImage?, Bool), MediaError> {
+        guard let identity = SourceIdentity(path: path) else {
+            return .failure(MediaError(.notFound, path: path, "cannot be read"))
+        }
         let flavor = DesktopThumbnailer.flavor(for: maximumSize)
         let factsKey = CacheKey(.facts, identity: identity, parts: [])
         if let facts = cache?.bytes(for: factsKey).flatMap(TileFacts.init(payload:)) {
             if facts.width == 0 { return .success((facts, nil, true)) }
-            if let desktop, let flavor, let hit = desktop.desktop.lookup(path: path, identity: identity, longestSide: flavor.rawValue) {
+            if let desktop, let flavor,
+                let hit = desktop.desktop.lookup(path: path, identity: identity, longestSide: flavor.rawValue)
+            {
                 var reader = ThumbnailGenerator(path: hit.path)
                 reader.maximumSize = maximumSize
                 reader.appliesPreferredTrackTransform = false   // (stored upright)
@@ -155,10 +162,13 @@ public final class TileLoader: Sendable {
             let facts = TileFacts(timeline)
             let thumb = try results[0].result.get()
             if let desktop, let flavor, let png = try? thumb.encoded(as: .png) {
-                try? desktop.desktop.store(png: png, path: path, identity: identity, flavor: flavor, software: desktop.software)
+                try? desktop.desktop.store(
+                    png: png, path: path, identity: identity, flavor: flavor, software: desktop.software)
             }
             let (w, h) = maximumSize.fit(width: thumb.image.width, height: thumb.image.height)
-            let image = w == thumb.image.width && h == thumb.image.height ? thumb.image : try thumb.image.resized(width: w, height: h)
+            let image =
+                w == thumb.image.width && h == thumb.image.height
+                ? thumb.image : try thumb.image.resized(width: w, height: h)
             cache?.store(facts.payload, for: factsKey)
             return .success((facts, image, false))
         } catch let e as MediaError where e.kind == .noVideo {

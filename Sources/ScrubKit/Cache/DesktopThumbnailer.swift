@@ -31,11 +31,19 @@ public struct DesktopThumbnailer: Sendable {
 
     /// The thumbnail of `generator`'s file at `time` (used only when it must be made), fitted to the generator's
     /// maximum size. Times are invalid when the picture comes from the desktop cache (the spec records none).
-    public func thumbnail(_ generator: ThumbnailGenerator, at time: TimeExpression, identity: SourceIdentity) throws -> (thumbnail: Thumbnail, fromCache: Bool) {
-        guard let flavor = DesktopThumbnailer.flavor(for: generator.maximumSize) else { return (try generator.image(at: time), false) }
+    public func thumbnail(
+        _ generator: ThumbnailGenerator, at time: TimeExpression, identity: SourceIdentity
+    ) throws -> (thumbnail: Thumbnail, fromCache: Bool) {
+        guard let flavor = DesktopThumbnailer.flavor(for: generator.maximumSize) else {
+            return (try generator.image(at: time), false)
+        }
         if desktop.hasFailure(path: generator.path, identity: identity) {
-            throw MediaError(.unsupported, path: generator.path,
-                             "cannot be thumbnailed (remembered in \(desktop.failurePath(uri: DesktopThumbnails.uri(forPath: generator.path))) until the file changes)")
+            throw MediaError(
+                .unsupported, path: generator.path,
+                "cannot be thumbnailed (remembered in "
+                    + "\(desktop.failurePath(uri: DesktopThumbnails.uri(forPath: generator.path))) until the file "
+                        + "changes)"
+            )
         }
         if let hit = desktop.lookup(path: generator.path, identity: identity, longestSide: flavor.rawValue) {
             var reader = ThumbnailGenerator(path: hit.path)
@@ -62,11 +70,14 @@ public struct DesktopThumbnailer: Sendable {
             throw e
         }
         do {
-            try desktop.store(png: made.encoded(as: .png), path: generator.path, identity: identity, flavor: flavor, software: software)
+            try desktop.store(
+                png: made.encoded(as: .png), path: generator.path, identity: identity, flavor: flavor,
+                software: software)
         } catch {
             warn("cache: cannot write in \(desktop.root): \(error); going on without it")
         }
-        let (w, h) = generator.maximumSize.fit(width: made.image.width, height: made.image.height, allowsUpscaling: generator.allowsUpscaling)
+        let (w, h) = generator.maximumSize.fit(
+            width: made.image.width, height: made.image.height, allowsUpscaling: generator.allowsUpscaling)
         guard w != made.image.width || h != made.image.height else { return (made, false) }
         var fitted = made
         fitted.image = try made.image.resized(width: w, height: h)
@@ -87,14 +98,18 @@ public struct DesktopThumbnailer: Sendable {
             return
         }
         let uri = DesktopThumbnails.uri(forPath: path)
-        if let existing = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: desktop.thumbnailPath(uri: uri, flavor: flavor)))),
-           DesktopThumbnails.isValid(existing, uri: uri, identity: identity) {
+        if let existing = try? [UInt8](
+            Data(contentsOf: URL(fileURLWithPath: desktop.thumbnailPath(uri: uri, flavor: flavor)))),
+            DesktopThumbnails.isValid(existing, uri: uri, identity: identity)
+        {
             return
         }
         do {
-            let (w, h) = MaximumSize.longestSide(flavor.rawValue).fit(width: thumb.image.width, height: thumb.image.height)
+            let (w, h) = MaximumSize.longestSide(flavor.rawValue).fit(
+                width: thumb.image.width, height: thumb.image.height)
             let image = try thumb.image.resized(width: w, height: h)
-            try desktop.store(png: image.encoded(as: .png), path: path, identity: identity, flavor: flavor, software: software)
+            try desktop.store(
+                png: image.encoded(as: .png), path: path, identity: identity, flavor: flavor, software: software)
         } catch {
             warn("cache: cannot write in \(desktop.root): \(error); going on without it")
         }

@@ -33,7 +33,9 @@ public struct DesktopThumbnails: Sendable {
     public var failureDirectoryName: String
 
     /// The desktop cache under `root` (default `$XDG_CACHE_HOME/thumbnails`).
-    public init(root: String = (ThumbnailCache.cacheHome as NSString).appendingPathComponent("thumbnails"), application: String) {
+    public init(
+        root: String = (ThumbnailCache.cacheHome as NSString).appendingPathComponent("thumbnails"), application: String
+    ) {
         self.root = root
         failureDirectoryName = application
     }
@@ -47,7 +49,11 @@ public struct DesktopThumbnails: Sendable {
         let hex = Array("0123456789ABCDEF".utf8)
         var out = Array("file://".utf8)
         for b in absolute.utf8 {
-            if allowed.contains(b) { out.append(b) } else { out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]] }
+            if allowed.contains(b) {
+                out.append(b)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -93,14 +99,17 @@ public struct DesktopThumbnails: Sendable {
     /// Whether a failure entry for the file, made by this application for its current state, exists.
     public func hasFailure(path: String, identity: SourceIdentity) -> Bool {
         let uri = DesktopThumbnails.uri(forPath: path)
-        guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: failurePath(uri: uri)))) else { return false }
+        guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: failurePath(uri: uri)))) else {
+            return false
+        }
         return DesktopThumbnails.isValid(bytes, uri: uri, identity: identity)
     }
 
     /// Whether PNG `bytes` are a thumbnail of `uri` in the state `identity` describes.
     static func isValid(_ bytes: [UInt8], uri: String, identity: SourceIdentity) -> Bool {
         guard let attrs = PNGText.attributes(of: bytes), attrs["Thumb::URI"] == uri,
-              let mtime = attrs["Thumb::MTime"].flatMap({ Double($0) }), Int64(mtime.rounded(.down)) == identity.modifiedSeconds
+            let mtime = attrs["Thumb::MTime"].flatMap({ Double($0) }),
+            Int64(mtime.rounded(.down)) == identity.modifiedSeconds
         else { return false }
         if let size = attrs["Thumb::Size"] { return Int64(size) == identity.size }
         return true
@@ -119,9 +128,15 @@ public struct DesktopThumbnails: Sendable {
         try write(png, uri: uri, identity: identity, software: software, to: failurePath(uri: uri))
     }
 
-    private func write(_ png: [UInt8], uri: String, identity: SourceIdentity, software: String, to file: String) throws {
-        guard let tagged = PNGText.adding([("Thumb::URI", uri), ("Thumb::MTime", String(identity.modifiedSeconds)),
-                                           ("Thumb::Size", String(identity.size)), ("Software", software)], to: png) else {
+    private func write(_ png: [UInt8], uri: String, identity: SourceIdentity, software: String, to file: String) throws
+    {
+        guard
+            let tagged = PNGText.adding(
+                [
+                    ("Thumb::URI", uri), ("Thumb::MTime", String(identity.modifiedSeconds)),
+                    ("Thumb::Size", String(identity.size)), ("Software", software),
+                ], to: png)
+        else {
             throw CacheIOError(errno: EINVAL)
         }
         // Directories this creates are 0700 (the spec: thumbnails show what private files contain).

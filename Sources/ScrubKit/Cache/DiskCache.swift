@@ -68,7 +68,9 @@ public final class DiskCache: Sendable {
         }
         guard let payload = DiskCache.decode(data, key: Array(key.utf8)) else {
             // Another key with the same hash is not damage: a miss, and the entry stays until overwritten.
-            if let stored = DiskCache.storedKey(data), stored != Array(key.utf8) { counters.withLock { $0.misses += 1 }; return nil }
+            if let stored = DiskCache.storedKey(data), stored != Array(key.utf8) {
+                counters.withLock { $0.misses += 1 }; return nil
+            }
             return discard(path)
         }
         futimens(fd, nil)   // most recently used now
@@ -155,7 +157,8 @@ public final class DiskCache: Sendable {
                         if now - Int64(st.st_mtim.tv_sec) > 15 * 60 { unlink(p) }
                         continue
                     }
-                    files.append((p, Int(st.st_size), Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)))
+                    files.append(
+                        (p, Int(st.st_size), Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)))
                 }
             }
             var total = files.reduce(0) { $0 + $1.size }

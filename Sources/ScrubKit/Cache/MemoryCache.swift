@@ -109,7 +109,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             guard cost <= budget else { return }
             let node = Node(key: key, value: value, cost: cost, newer: -1, older: -1)
             let i: Int
-            if let f = s.freeSlots.popLast() { s.slots[f] = node; i = f } else { s.slots.append(node); i = s.slots.count - 1 }
+            if let f = s.freeSlots.popLast() {
+                s.slots[f] = node; i = f
+            } else {
+                s.slots.append(node); i = s.slots.count - 1
+            }
             s.index[key] = i
             s.pushNewest(i)
             s.totalCost += cost

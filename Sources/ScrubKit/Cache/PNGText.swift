@@ -20,7 +20,10 @@ public enum PNGText {
             first = false
             if type == "IDAT" || type == "IEND" { return out }
             let body = Array(bytes[(at + 8)..<(at + 8 + length)])
-            guard Checksum.crc32(bytes[(at + 4)..<(at + 8 + length)]) == UInt32(DiskCache.readBE(bytes, at + 8 + length, 4)) else { return nil }
+            guard
+                Checksum.crc32(bytes[(at + 4)..<(at + 8 + length)])
+                    == UInt32(DiskCache.readBE(bytes, at + 8 + length, 4))
+            else { return nil }
             if type == "tEXt", let nul = body.firstIndex(of: 0) {
                 // Latin-1 by the PNG spec.
                 out[latin1(body[..<nul])] = latin1(body[(nul + 1)...])
@@ -40,7 +43,9 @@ public enum PNGText {
     /// `png` with `tEXt` chunks for `attributes` inserted after its `IHDR` (keys and values Latin-1: characters
     /// outside it become `?`). Returns nil when `png` does not start with a PNG signature and `IHDR`.
     public static func adding(_ attributes: [(String, String)], to png: [UInt8]) -> [UInt8]? {
-        guard png.count >= 8 + 25, Array(png[0..<8]) == signature, String(decoding: png[12..<16], as: UTF8.self) == "IHDR" else { return nil }
+        guard png.count >= 8 + 25, Array(png[0..<8]) == signature,
+            String(decoding: png[12..<16], as: UTF8.self) == "IHDR"
+        else { return nil }
         let ihdrEnd = 8 + 12 + Int(DiskCache.readBE(png, 8, 4))
         guard ihdrEnd <= png.count else { return nil }
         var out = Array(png[..<ihdrEnd])
@@ -54,12 +59,19 @@ public enum PNGText {
         return out
     }
 
-    static func latin1<S: Sequence<UInt8>>(_ bytes: S) -> String { String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })) }
+    static func latin1<S: Sequence<UInt8>>(_ bytes: S) -> String {
+        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
 
-    static func toLatin1(_ s: String) -> [UInt8] { s.unicodeScalars.map { $0.value < 256 && $0.value != 0 ? UInt8($0.value) : UInt8(ascii: "?") } }
+    static func toLatin1(_ s: String) -> [UInt8] {
+        s.unicodeScalars.map { $0.value < 256 && $0.value != 0 ? UInt8($0.value) : UInt8(ascii: "?") }
+    }
 
     static func appendBE(_ out: inout [UInt8], _ v: UInt32) {
-        out += [UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
+        out += [
+            UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8),
+            UInt8(truncatingIfNeeded: v),
+        ]
     }
 }
 

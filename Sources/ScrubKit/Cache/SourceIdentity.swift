@@ -32,7 +32,9 @@ public struct SourceIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Modification time in whole seconds (what the freedesktop thumbnail spec records).
-    public var modifiedSeconds: Int64 { modified >= 0 ? modified / 1_000_000_000 : (modified - 999_999_999) / 1_000_000_000 }
+    public var modifiedSeconds: Int64 {
+        modified >= 0 ? modified / 1_000_000_000 : (modified - 999_999_999) / 1_000_000_000
+    }
 
     /// `dev:ino:size:mtime:ctime`, part of cache keys and resume journals.
     public var description: String { "\(device):\(inode):\(size):\(modified):\(changed)" }

@@ -7,7 +7,8 @@ import MediaTime
 ///
 /// Keys are built by ``ThumbnailGenerator/cacheKey(for:identity:)`` from the source's ``SourceIdentity`` and every
 /// setting that changes pixels, so a changed file or a different setting is a miss, never a stale hit.
-/// Give one instance to many generators (it is `Sendable`); ``defaultDirectory`` and the default budgets are what `scrubkit` uses.
+/// Give one instance to many generators (it is `Sendable`); ``defaultDirectory`` and the default budgets are what
+/// `scrubkit` uses.
 public final class ThumbnailCache: Sendable {
     /// Pictures in memory, by key.
     public let memory: MemoryCache<CacheKey, Thumbnail>
@@ -33,8 +34,10 @@ public final class ThumbnailCache: Sendable {
 
     /// A cache with a memory tier of `memoryBudget` bytes and, when `directory` is given, a disk tier there.
     /// `warn` receives one line per kind of disk trouble (the cache then carries on as a miss).
-    public init(memoryBudget: Int = ThumbnailCache.defaultMemoryBudget, directory: String? = nil,
-                diskBudget: Int = ThumbnailCache.defaultDiskBudget, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        memoryBudget: Int = ThumbnailCache.defaultMemoryBudget, directory: String? = nil,
+        diskBudget: Int = ThumbnailCache.defaultDiskBudget, warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         memory = MemoryCache(budget: memoryBudget)
         disk = directory.map { DiskCache(directory: $0, budget: diskBudget, warn: warn) }
     }
@@ -42,7 +45,9 @@ public final class ThumbnailCache: Sendable {
     /// The thumbnail stored for `key`: memory first, then disk (a disk hit is kept in memory too).
     public func thumbnail(for key: CacheKey) -> Thumbnail? {
         if let t = memory.value(for: key) { return t }
-        guard let bytes = disk?.bytes(for: key.description), let t = ThumbnailCache.decodeThumbnail(bytes) else { return nil }
+        guard let bytes = disk?.bytes(for: key.description), let t = ThumbnailCache.decodeThumbnail(bytes) else {
+            return nil
+        }
         memory.insert(t, for: key, cost: t.image.pixels.count)
         return t
     }
@@ -85,8 +90,10 @@ public final class ThumbnailCache: Sendable {
         public var candidates: [FrameCandidate] = []
 
         /// An encoded file with these facts.
-        public init(bytes: [UInt8], requestedTime: MediaTime, actualTime: MediaTime, width: Int, height: Int, rotation: Int,
-                    isExact: Bool, isApproximate: Bool, candidates: [FrameCandidate] = []) {
+        public init(
+            bytes: [UInt8], requestedTime: MediaTime, actualTime: MediaTime, width: Int, height: Int, rotation: Int,
+            isExact: Bool, isApproximate: Bool, candidates: [FrameCandidate] = []
+        ) {
             self.candidates = candidates
             self.bytes = bytes
             self.requestedTime = requestedTime
@@ -100,27 +107,35 @@ public final class ThumbnailCache: Sendable {
     }
 
     /// A thumbnail as an encoded file (`rotation`: what to report as applied).
-    public static func encodedFile(_ thumb: Thumbnail, format: ImageFormat, quality: Int, rotation: Int) throws -> EncodedFile {
-        EncodedFile(bytes: try thumb.encoded(as: format, quality: quality), requestedTime: thumb.requestedTime, actualTime: thumb.actualTime,
-                    width: thumb.image.width, height: thumb.image.height, rotation: rotation, isExact: thumb.isExact,
-                    isApproximate: thumb.isApproximate, candidates: thumb.candidates)
+    public static func encodedFile(
+        _ thumb: Thumbnail, format: ImageFormat, quality: Int, rotation: Int
+    ) throws -> EncodedFile {
+        EncodedFile(
+            bytes: try thumb.encoded(as: format, quality: quality), requestedTime: thumb.requestedTime,
+            actualTime: thumb.actualTime,
+            width: thumb.image.width, height: thumb.image.height, rotation: rotation, isExact: thumb.isExact,
+            isApproximate: thumb.isApproximate, candidates: thumb.candidates)
     }
 
     /// An encoded file stored on disk for `key` (whose key must include the format and quality).
     public func encodedFile(for key: CacheKey) -> EncodedFile? {
         guard let b = disk?.bytes(for: key.description) else { return nil }
         var r = ByteReader(b)
-        guard let req = r.time(), let act = r.time(), let w = r.int(), let h = r.int(), let rot = r.int(), let flags = r.int(),
-              w > 0, h > 0 else { return nil }
-        return EncodedFile(bytes: Array(b[r.offset...]), requestedTime: req, actualTime: act, width: w, height: h, rotation: rot,
-                           isExact: flags & 1 != 0, isApproximate: flags & 2 != 0)
+        guard let req = r.time(), let act = r.time(), let w = r.int(), let h = r.int(), let rot = r.int(),
+            let flags = r.int(),
+            w > 0, h > 0
+        else { return nil }
+        return EncodedFile(
+            bytes: Array(b[r.offset...]), requestedTime: req, actualTime: act, width: w, height: h, rotation: rot,
+            isExact: flags & 1 != 0, isApproximate: flags & 2 != 0)
     }
 
     /// Stores an encoded file on disk.
     public func store(_ file: EncodedFile, for key: CacheKey) {
         var w = ByteWriter()
         w.time(file.requestedTime); w.time(file.actualTime)
-        w.int(file.width); w.int(file.height); w.int(file.rotation); w.int((file.isExact ? 1 : 0) | (file.isApproximate ? 2 : 0))
+        w.int(file.width); w.int(file.height); w.int(file.rotation);
+        w.int((file.isExact ? 1 : 0) | (file.isApproximate ? 2 : 0))
         disk?.store(w.bytes + file.bytes, for: key.description)
     }
 
@@ -136,11 +151,15 @@ public final class ThumbnailCache: Sendable {
 
     static func decodeThumbnail(_ b: [UInt8]) -> Thumbnail? {
         var r = ByteReader(b)
-        guard let req = r.time(), let act = r.time(), let w = r.int(), let h = r.int(), let rot = r.int(), let flags = r.int(),
-              w > 0, h > 0, w <= 1 << 16, h <= 1 << 16, b.count - r.offset == w * h * 3 else { return nil }
+        guard let req = r.time(), let act = r.time(), let w = r.int(), let h = r.int(), let rot = r.int(),
+            let flags = r.int(),
+            w > 0, h > 0, w <= 1 << 16, h <= 1 << 16, b.count - r.offset == w * h * 3
+        else { return nil }
         let image = RGBImage(width: w, height: h, pixels: Array(b[r.offset...]))
-        return Thumbnail(requestedTime: req, actualTime: act, image: image, orientation: Orientation(rotation: rot, mirrored: flags & 1 != 0),
-                         isExact: flags & 2 != 0, isApproximate: flags & 4 != 0)
+        return Thumbnail(
+            requestedTime: req, actualTime: act, image: image,
+            orientation: Orientation(rotation: rot, mirrored: flags & 1 != 0),
+            isExact: flags & 2 != 0, isApproximate: flags & 4 != 0)
     }
 }
 
@@ -163,7 +182,8 @@ struct ByteReader {
         return Int(Int64(bitPattern: DiskCache.readLE(bytes, offset, 8)))
     }
     mutating func time() -> MediaTime? {
-        guard let v = int(), let s = int(), let f = int(), let ts = Int32(exactly: s), let fl = UInt32(exactly: f) else { return nil }
+        guard let v = int(), let s = int(), let f = int(), let ts = Int32(exactly: s), let fl = UInt32(exactly: f)
+        else { return nil }
         return MediaTime(value: Int64(v), timescale: ts, flags: MediaTime.Flags(rawValue: fl))
     }
 }

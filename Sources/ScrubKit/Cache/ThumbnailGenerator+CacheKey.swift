@@ -5,7 +5,9 @@ import MediaTime
 /// The cache in front of the engine: hits delivered at once, misses generated together and kept; and the one
 /// builder of what decides the pixels (the cache key, the batch signature).
 extension ThumbnailGenerator {
-    func run(_ times: [TimeExpression], isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+    func run(
+        _ times: [TimeExpression], isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void
+    ) throws {
         guard let cache, let identity = SourceIdentity(path: path) else {
             return try run(times, plan: nil, isCancelled: isCancelled, deliver: deliver)
         }

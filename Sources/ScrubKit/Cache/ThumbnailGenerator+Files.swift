@@ -14,7 +14,9 @@ extension ThumbnailGenerator {
         public var fromCache: Bool
 
         /// A result with these facts.
-        public init(index: Int, request: TimeExpression, result: Result<ThumbnailCache.EncodedFile, MediaError>, fromCache: Bool) {
+        public init(
+            index: Int, request: TimeExpression, result: Result<ThumbnailCache.EncodedFile, MediaError>, fromCache: Bool
+        ) {
             self.index = index
             self.request = request
             self.result = result
@@ -25,18 +27,25 @@ extension ThumbnailGenerator {
     /// The key of `time`'s thumbnail encoded as `format` at `quality` in a ``ThumbnailCache`` (the file's identity, the
     /// settings, the time as asked: no FFmpeg needed to find it); `via` tells apart files made another way (the
     /// desktop's cache) from the same settings.
-    public func fileCacheKey(for time: TimeExpression, format: ImageFormat, quality: Int, identity: SourceIdentity, via: String = "") -> CacheKey {
-        cacheKey(for: time, identity: identity).derived(.encodedFile, adding: [format.rawValue, "q\(quality)"] + (via.isEmpty ? [] : [via]))
+    public func fileCacheKey(
+        for time: TimeExpression, format: ImageFormat, quality: Int, identity: SourceIdentity, via: String = ""
+    ) -> CacheKey {
+        cacheKey(for: time, identity: identity).derived(
+            .encodedFile, adding: [format.rawValue, "q\(quality)"] + (via.isEmpty ? [] : [via]))
     }
 
     /// Thumbnails for `times` encoded as `format` files, in the order of `times`. With a `cache` (and a local file),
     /// files already there are served as they were written — nothing is opened, decoded or encoded — and the
     /// others are generated from one open, encoded, and stored. Throws when the file cannot be opened.
-    public func files(at times: [TimeExpression], format: ImageFormat, quality: Int, cache: ThumbnailCache?) throws -> [FileResult] {
+    public func files(
+        at times: [TimeExpression], format: ImageFormat, quality: Int, cache: ThumbnailCache?
+    ) throws -> [FileResult] {
         var out: [FileResult] = []
         var misses: [(index: Int, time: TimeExpression)] = []
         let identity = cache == nil ? nil : SourceIdentity(path: path)
-        func key(_ t: TimeExpression) -> CacheKey? { identity.map { fileCacheKey(for: t, format: format, quality: quality, identity: $0) } }
+        func key(_ t: TimeExpression) -> CacheKey? {
+            identity.map { fileCacheKey(for: t, format: format, quality: quality, identity: $0) }
+        }
         for (i, t) in times.enumerated() {
             if let k = key(t), let hit = cache?.encodedFile(for: k) {
                 out.append(FileResult(index: i, request: t, result: .success(hit), fromCache: true))
@@ -54,13 +63,20 @@ extension ThumbnailGenerator {
                     out.append(FileResult(index: index, request: time, result: .failure(e), fromCache: false))
                 case .success(let thumb):
                     do {
-                        let file = try ThumbnailCache.encodedFile(thumb, format: format, quality: quality,
-                                                                  rotation: appliesPreferredTrackTransform ? thumb.orientation.rotation : 0)
+                        let file = try ThumbnailCache.encodedFile(
+                            thumb, format: format, quality: quality,
+                            rotation: appliesPreferredTrackTransform ? thumb.orientation.rotation : 0)
                         if let k = key(time) { cache?.store(file, for: k) }
                         out.append(FileResult(index: index, request: time, result: .success(file), fromCache: false))
                     } catch {
-                        let why = format.isAvailable ? "cannot encode the picture: \(error)" : "this FFmpeg build has no \(format.rawValue) encoder"
-                        out.append(FileResult(index: index, request: time, result: .failure(MediaError(.writeFailed, path: path, why)), fromCache: false))
+                        let why =
+                            format.isAvailable
+                            ? "cannot encode the picture: \(error)"
+                            : "this FFmpeg build has no \(format.rawValue) encoder"
+                        out.append(
+                            FileResult(
+                                index: index, request: time,
+                                result: .failure(MediaError(.writeFailed, path: path, why)), fromCache: false))
                     }
                 }
             }

@@ -40,7 +40,9 @@ final class LatestRequestWorker<Request: Sendable>: Sendable {
         /// The newest request, waiting for one at most `seconds` (nil: until one comes or the worker closes); `.idle`
         /// sooner when ``LatestRequestWorker/wake()`` is called (the thread's own work may go on).
         func take(waitingAtMost seconds: Double? = nil) -> Take {
-            worker.state.withLock(waitingUntil: { $0.closed || $0.pending != nil || $0.wakes != $0.wakesSeen }, timeout: seconds) { s, _ in
+            worker.state.withLock(
+                waitingUntil: { $0.closed || $0.pending != nil || $0.wakes != $0.wakesSeen }, timeout: seconds
+            ) { s, _ in
                 s.wakesSeen = s.wakes
                 if s.closed { s.serving = false; return .closed }
                 guard let r = s.pending else { s.serving = false; return .idle }

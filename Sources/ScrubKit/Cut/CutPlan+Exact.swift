@@ -42,7 +42,9 @@ extension CutPlan {
     /// says why it cannot, in a few words.
     func smartHead(video: StreamFacts, path: String) -> Result<SmartHead, SmartCutRefusal> {
         let demuxer = media.demuxer
-        if let why = HeadEncoder.refusal(streamIndex: video.index, of: demuxer) { return .failure(SmartCutRefusal(why)) }
+        if let why = HeadEncoder.refusal(streamIndex: video.index, of: demuxer) {
+            return .failure(SmartCutRefusal(why))
+        }
         // Where the copy can take over: the first keyframe after the start that starts the stream afresh (an IDR, or
         // HEVC's CRA marked BLA); an open group's H.264 keyframes before it are re-encoded with the rest (nil: the
         // whole section is).
@@ -56,7 +58,8 @@ extension CutPlan {
         }
         _ = startingKeyframe(demuxer: demuxer, video: video)
         do {
-            let decoder = try StreamDecoder(demuxer, stream: video, path: path, threading: .frame(ProcessInfo.processInfo.activeProcessorCount))
+            let decoder = try StreamDecoder(
+                demuxer, stream: video, path: path, threading: .frame(ProcessInfo.processInfo.activeProcessorCount))
             var encoder: HeadEncoder? = nil
             var packets: [Packet] = []
             var next: MediaTime? = nil
@@ -79,13 +82,19 @@ extension CutPlan {
                     pending = (kept, t, duration)
                     continue
                 }
-                if let p = pending, t > from { try encode(p.frame, at: from, duration: p.duration - ((from - p.time).pts(timeBase: video.timeBase, method: .roundHalfAwayFromZero) ?? 0)) }
+                if let p = pending, t > from {
+                    try encode(
+                        p.frame, at: from,
+                        duration: p.duration
+                            - ((from - p.time).pts(timeBase: video.timeBase, method: .roundHalfAwayFromZero) ?? 0))
+                }
                 pending = nil
                 if t >= to { break }
                 if let join, t >= join { next = t; break }
                 try encode(frame, at: t, duration: frame.duration)
             }
-            if let p = pending { try encode(p.frame, at: from, duration: p.duration) }   // (the last picture of the file)
+            // (the last picture of the file)
+            if let p = pending { try encode(p.frame, at: from, duration: p.duration) }
             guard let encoder else { return .failure(SmartCutRefusal("no picture decodes at the start")) }
             packets += try encoder.encode(nil)
             for p in packets { p.setTimes(decode: p.pts, stream: video.index) }

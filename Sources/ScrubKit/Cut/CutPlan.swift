@@ -29,24 +29,36 @@ struct CutPlan {
         var notes: [String] = []
         var copied: [Int] = []
         for s in facts.streams where s.index != facts.coverPicture?.index {
-            guard [.video, .audio, .subtitle].contains(s.kind) else { notes.append("stream \(s.index) (\(s.kind.rawValue)) left out"); continue }
+            guard [.video, .audio, .subtitle].contains(s.kind) else {
+                notes.append("stream \(s.index) (\(s.kind.rawValue)) left out"); continue
+            }
             // (Where the muxer cannot say, a picture or sound is tried; a subtitle goes only where it is known to.)
             guard StreamCopier.container(named: output, holds: s.index, of: demuxer) ?? (s.kind != .subtitle) else {
-                notes.append("stream \(s.index) (\(s.kind.rawValue), \(s.codecName)) left out: a .\(URL(fileURLWithPath: output).pathExtension) file cannot hold it")
+                notes.append(
+                    "stream \(s.index) (\(s.kind.rawValue), \(s.codecName)) left out: a "
+                        + ".\(URL(fileURLWithPath: output).pathExtension) file cannot hold it"
+                )
                 continue
             }
             copied.append(s.index)
         }
         guard !copied.isEmpty else {
-            throw MediaError(.unsupported, path: path, "has no stream a .\(URL(fileURLWithPath: output).pathExtension) file can hold; another container may, such as .mkv")
+            throw MediaError(
+                .unsupported, path: path,
+                "has no stream a .\(URL(fileURLWithPath: output).pathExtension) file can hold; another container may, "
+                    + "such as .mkv"
+            )
         }
         // (Only the copied streams are read, every packet of them: opening may have left keyframes-only reading on.)
         demuxer.discardAllStreams(except: Set(copied))
         if let v = facts.video, copied.contains(v.index), v.reorders,
-           keyframeLacksPresentationTime(demuxer: demuxer, video: v) {
-            throw MediaError(.unsupported, path: path, "its pictures are reordered (B-pictures) and carry no presentation"
-                             + " times (as AVI keeps them): where a copy starts cannot be said exactly; remux it first"
-                             + " (ffmpeg -fflags +genpts -i IN -c copy OUT.mkv)")
+            keyframeLacksPresentationTime(demuxer: demuxer, video: v)
+        {
+            throw MediaError(
+                .unsupported, path: path,
+                "its pictures are reordered (B-pictures) and carry no presentation"
+                    + " times (as AVI keeps them): where a copy starts cannot be said exactly; remux it first"
+                    + " (ffmpeg -fflags +genpts -i IN -c copy OUT.mkv)")
         }
         var start = startingKeyframe(demuxer: demuxer, video: facts.video)
         // A smart cut: the pictures from `from` to the next keyframe re-encoded, the rest copied, all from `from`.
@@ -69,8 +81,10 @@ struct CutPlan {
         let file = TemporaryOutput(output)
         let ext = URL(fileURLWithPath: output).pathExtension
         do {
-            let copier = try StreamCopier(path: file.temporary!, named: output, streams: copied, from: demuxer, chapters: chapters)
-            var written = try copy(demuxer: demuxer, streams: copied, facts: facts, into: copier, start: start, head: head)
+            let copier = try StreamCopier(
+                path: file.temporary!, named: output, streams: copied, from: demuxer, chapters: chapters)
+            var written = try copy(
+                demuxer: demuxer, streams: copied, facts: facts, into: copier, start: start, head: head)
             written += head?.packets.count ?? 0
             guard written > 0 else {
                 let section = "\(from.formatted(fractionDigits: 3)) and \(to.formatted(fractionDigits: 3))"
@@ -84,7 +98,9 @@ struct CutPlan {
             throw MediaError(.writeFailed, path: output, "cannot be created (\(e.message))")
         } catch let e as FFmpegError {
             let other = ext.lowercased() == "mkv" ? "" : "; another container may, such as .mkv"
-            throw MediaError(.writeFailed, path: output, "a .\(ext) file cannot take these streams as they are (FFmpeg: \(e))\(other)")
+            throw MediaError(
+                .writeFailed, path: output,
+                "a .\(ext) file cannot take these streams as they are (FFmpeg: \(e))\(other)")
         } catch {
             throw MediaError(.writeFailed, path: output, "\(error)")
         }
@@ -170,28 +186,36 @@ struct CutPlan {
         let videoStart = head.map { $0.nextKeyframe ?? .positiveInfinity } ?? start
         var written = 0
         var cuts: [Int: StreamCut] = [:]
-        for s in facts.streams where streams.contains(s.index) { cuts[s.index] = StreamCut(kind: s.kind, timeBase: s.timeBase) }
+        for s in facts.streams where streams.contains(s.index) {
+            cuts[s.index] = StreamCut(kind: s.kind, timeBase: s.timeBase)
+        }
         let videoIndex = facts.video.flatMap { streams.contains($0.index) ? $0.index : nil }
         var packet = try Packet()
         while cuts.values.contains(where: { !$0.done }), try demuxer.read(into: packet) {
             // (Writing empties the packet, its stream number too: it is noted first.)
             let index = packet.streamIndex
             guard var cut = cuts[index], !cut.done else { continue }
-            let time = MediaTime(pts: packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts, timeBase: cut.timeBase)
-            let decode = MediaTime(pts: packet.dts != MediaTime.noTimestamp ? packet.dts : packet.pts, timeBase: cut.timeBase)
+            let time = MediaTime(
+                pts: packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts, timeBase: cut.timeBase)
+            let decode = MediaTime(
+                pts: packet.dts != MediaTime.noTimestamp ? packet.dts : packet.pts, timeBase: cut.timeBase)
             guard time.isNumeric else { continue }
             if index == videoIndex {
                 // Pictures from the starting keyframe on; after the end (in decode order) nothing more.
                 // (Pictures shown before the start that follow the keyframe in decode order, an open group's leading
                 // pictures, refer to the group before: they are left out.)
                 if !cut.started {
-                    if decode >= to { cut.done = true; cuts[index] = cut; continue }   // (none to copy: the head was all)
+                    // (none to copy: the head was all)
+                    if decode >= to { cut.done = true; cuts[index] = cut; continue }
                     guard packet.isKeyframe, time >= videoStart,
                           RandomAccessPoint.of(packet, streamIndex: index, in: demuxer) != .none else { continue }
                     cut.started = true
                     if var h = head {
                         // The re-encoded pictures first, decoded as far ahead of their times as the copy's are.
-                        try h.write(into: copier, shiftedBy: start, delay: packet.pts != MediaTime.noTimestamp && packet.dts != MediaTime.noTimestamp ? packet.pts - packet.dts : 0)
+                        try h.write(
+                            into: copier, shiftedBy: start,
+                            delay: packet.pts != MediaTime.noTimestamp && packet.dts != MediaTime.noTimestamp
+                                ? packet.pts - packet.dts : 0)
                         try h.encoder.preparingJoin(at: packet)
                         head = h
                     }

@@ -32,22 +32,31 @@ public enum LosslessCut {
     /// Copies `path` from `from` to `to` (times on the file's presentation timeline, as `thumb --at` resolves them:
     /// the rule `MediaFacts.presentationTime` keeps) into `output`
     /// (its container chosen by its name's extension). With `exact`, a "smart cut": the pictures from `from` to the
-    /// next keyframe are re-encoded (H.264 or HEVC, matched to the stream) so the cut starts on the asked frame, the rest
+    /// next keyframe are re-encoded (H.264 or HEVC, matched to the stream) so the cut starts on the asked frame, the
+    /// rest
     /// copied; where that cannot be done the cut starts on the keyframe before, and ``Result/notes`` says why.
     /// Throws a ``MediaError`` naming the file: unreadable input, a section outside the file or empty, an output that
     /// cannot be written (nothing is left behind).
-    public static func cut(_ path: String, from: TimeExpression, to: TimeExpression, output: String, exact: Bool = false) throws -> Result {
-        guard URL(fileURLWithPath: output).standardizedFileURL.path != URL(fileURLWithPath: path).standardizedFileURL.path else {
+    public static func cut(
+        _ path: String, from: TimeExpression, to: TimeExpression, output: String, exact: Bool = false
+    ) throws -> Result {
+        guard
+            URL(fileURLWithPath: output).standardizedFileURL.path != URL(fileURLWithPath: path).standardizedFileURL.path
+        else {
             throw MediaError(.writeFailed, path: output, "is the file being cut: choose another output")
         }
         guard StreamCopier.hasContainer(named: output) else {
-            throw MediaError(.invalidRequest, path: output, "its name does not say which container to write: end it in .mkv, .mp4, .mov, .ts…")
+            throw MediaError(
+                .invalidRequest, path: output,
+                "its name does not say which container to write: end it in .mkv, .mp4, .mov, .ts…")
         }
         let media = try MediaOpener.open(path, .full(pixelLimit: MediaInspector.defaultPixelLimit))
         let facts = media.facts
         guard !facts.isStill else { throw MediaError(.unsupported, path: path, "is a still picture: nothing to cut") }
         let origin = facts.start.isNumeric ? facts.start : .zero
-        guard facts.duration.isNumeric else { throw MediaError(.unsupported, path: path, "has no known duration: cannot cut by time") }
+        guard facts.duration.isNumeric else {
+            throw MediaError(.unsupported, path: path, "has no known duration: cannot cut by time")
+        }
         let end = origin + facts.duration
         // (Times as `thumb --at` places them: one rule, so the cut starts on the picture `thumb` shows there.)
         guard let a = facts.presentationTime(of: from, length: facts.duration),
@@ -59,7 +68,8 @@ public enum LosslessCut {
             throw MediaError(.invalidRequest, path: path, "the cut starts at \(said(a)), past the end (\(said(end)))")
         }
         guard b > a else {
-            throw MediaError(.invalidRequest, path: path, "the cut ends at \(said(b)), not after its start (\(said(a)))")
+            throw MediaError(
+                .invalidRequest, path: path, "the cut ends at \(said(b)), not after its start (\(said(a)))")
         }
         let section = CutPlan(media: media, from: a, to: MediaTime.minimum(b, end), output: output, exact: exact)
         return try section.write(path: path)
@@ -73,7 +83,8 @@ public enum LosslessCut {
         func safe(_ s: String) -> String { String(s.map { $0 == ":" || $0 == "/" ? "." : $0 }) }
         let file = "\((name as NSString).deletingPathExtension)-cut-\(safe(from))-\(safe(to)).\(ext)"
         if let directory { return URL(fileURLWithPath: directory).appendingPathComponent(file).path }
-        return path.contains("://") ? file : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(file).path
+        return path.contains("://")
+            ? file : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(file).path
     }
 
     /// A time as a file name writes it: `00h01m02.500s`.

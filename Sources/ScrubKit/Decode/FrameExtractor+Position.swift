@@ -33,7 +33,9 @@ extension FrameExtractor {
     /// timestamp say nothing.
     var lostFramesAfterLast: Bool {
         let sent = reader.latestDecodedPresentation
-        guard sent != .min, let held = last.time?.pts(timeBase: decoder.timeBase, method: .roundHalfAwayFromZero) else { return false }
+        guard sent != .min, let held = last.time?.pts(timeBase: decoder.timeBase, method: .roundHalfAwayFromZero) else {
+            return false
+        }
         return sent > held
     }
 
@@ -45,8 +47,10 @@ extension FrameExtractor {
         let nominal = nominalFrameDuration
         guard let held = last.time else { return false }
         let own = decoder.duration(of: last.frame)
-        let span = own.isNumeric && own > .zero ? MediaTime.maximum(own, nominal) + nominal.multiplied(byRatio: 1, divisor: 2)
-                                                : nominal.multiplied(by: 4)
+        let span =
+            own.isNumeric && own > .zero
+            ? MediaTime.maximum(own, nominal) + nominal.multiplied(byRatio: 1, divisor: 2)
+            : nominal.multiplied(by: 4)
         return time < held + span
     }
 
@@ -63,7 +67,8 @@ extension FrameExtractor {
     func drainBound() -> Int64? {
         guard source.facts.container.hasPrefix("mov,"), upcoming.isValid else { return nil }
         if upcoming.isPositiveInfinity { return .max }
-        guard let keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: upcoming) else { return nil }
+        guard let keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: upcoming)
+        else { return nil }
         return keyframe.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity)
     }
 

@@ -42,10 +42,13 @@ final class FrameExtractor {
 
     /// An extractor of `source`'s video stream, reading its packets from `packets` (nil: the source's own demuxer; the
     /// player: its reader's queue for the stream).
-    init(source: VideoSource, threading: DecoderThreading, lowres: Int, pixelLimit: Int, packets: PacketSource? = nil) throws {
+    init(
+        source: VideoSource, threading: DecoderThreading, lowres: Int, pixelLimit: Int, packets: PacketSource? = nil
+    ) throws {
         self.source = source
-        decoding = try StreamDecoder(packets ?? source.demuxer, stream: source.stream, path: source.path, threading: threading,
-                                     lowres: lowres, pixelLimit: pixelLimit)
+        decoding = try StreamDecoder(
+            packets ?? source.demuxer, stream: source.stream, path: source.path, threading: threading,
+            lowres: lowres, pixelLimit: pixelLimit)
         last = Slot(frame: try Frame())
         peek = Slot(frame: try Frame())
     }
@@ -81,7 +84,9 @@ final class FrameExtractor {
         if !exact {
             // Fastest mode, a later time the last keyframe is proven to still answer: that picture again (a
             // duplicate, visible in actualTime), decoding nothing.
-            if before.isPositiveInfinity, let held = last.time, held == lastKeyframeReturned, time >= held, keyframeStillAnswers(time) {
+            if before.isPositiveInfinity, let held = last.time, held == lastKeyframeReturned, time >= held,
+                keyframeStillAnswers(time)
+            {
                 return Found(frame: last.frame, time: held, reused: true)
             }
             let windowStart = before.isPositiveInfinity ? MediaTime.negativeInfinity : time - before
@@ -92,7 +97,8 @@ final class FrameExtractor {
             var keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
             if !before.isPositiveInfinity, !(keyframe.map { $0 >= windowStart } ?? false), !state.isPositioned,
                Demuxer.isURL(source.path), source.facts.container.hasPrefix("mov,") {
-                // A fragmented MP4 over HTTP indexes a fragment's samples once it is sought (its header read): ask again.
+                // A fragmented MP4 over HTTP indexes a fragment's samples once it is sought (its header read): ask
+                // again.
                 try seek(to: time)
                 state = .unpositioned
                 keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
@@ -104,7 +110,8 @@ final class FrameExtractor {
                (!repeatsKeyframe && !continuesForward && (keyframe.map { $0 >= windowStart } ?? false)) {
                 // (A finite window checks the picture's own time too: the index may be partial or in decode time.)
                 if let found = try keyframeFrame(at: time),
-                   before.isPositiveInfinity || (found.time >= windowStart && !(forward && found.time <= lastReturned)) {
+                    before.isPositiveInfinity || (found.time >= windowStart && !(forward && found.time <= lastReturned))
+                {
                     return found
                 }
             }
@@ -118,7 +125,8 @@ final class FrameExtractor {
     private func keyframeStillAnswers(_ time: MediaTime) -> Bool {
         if lastKeyframeValidThrough.isValid && time <= lastKeyframeValidThrough { return true }
         guard source.facts.container.hasPrefix("mov,"),
-              let entry = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time) else { return false }
+            let entry = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
+        else { return false }
         return entry <= lastKeyframeReturned
     }
 
@@ -225,7 +233,8 @@ final class FrameExtractor {
                         return Found(frame: last.frame, time: held, reused: false, containsTime: !lostFramesAfterLast)
                     }
                     state = state.ended
-                    if let held = last.time {   // past the last frame: it is the answer if the video is meant to end there
+                    // past the last frame: it is the answer if the video is meant to end there
+                    if let held = last.time {
                         let ends = endsWithLastFrame(before: time)
                         // Frames were sent and never came out: a decoder that started on an open-GOP keyframe can
                         // drop pictures until it has recovered. Start a GOP or more earlier once more.
@@ -235,7 +244,9 @@ final class FrameExtractor {
                     // Nothing came out after the seek (an open-GOP keyframe whose leading pictures need the GOP
                     // before): start decoding further back.
                     if framesSinceSeek == 0, try backOff() { continue }
-                    throw MediaError(.decodeFailed, path: source.path, "no video frame could be decoded near \(MediaTime.decimalString(time.seconds)) s")
+                    throw MediaError(
+                        .decodeFailed, path: source.path,
+                        "no video frame could be decoded near \(MediaTime.decimalString(time.seconds)) s")
                 }
                 let t = self.time(of: f)
                 peek.frame.take(from: f)
@@ -247,7 +258,8 @@ final class FrameExtractor {
                 promotePeek()
                 continue
             }
-            if let held = last.time {   // last ≤ time < peek: the answer, unless frames between them were lost (damaged data)
+            // last ≤ time < peek: the answer, unless frames between them were lost (damaged data)
+            if let held = last.time {
                 // (As above: lost after an open-GOP start, perhaps; one more try from further back.)
                 if lostFramesAfterLast, !state.fromStart, try backOff() { continue }
                 return Found(frame: last.frame, time: held, reused: false, containsTime: !lostFramesAfterLast)
@@ -259,7 +271,8 @@ final class FrameExtractor {
             if framesSinceSeek == 1, !state.fromStart, try backOff() { continue }
             // The first frame decoded is past the time: the time is before the video's first frame (decoding started
             // at the beginning), or the frames around it do not decode (damaged data).
-            return Found(frame: peek.frame, time: next, reused: false, containsTime: state.fromStart && framesSinceSeek == 1)
+            return Found(
+                frame: peek.frame, time: next, reused: false, containsTime: state.fromStart && framesSinceSeek == 1)
         }
     }
 

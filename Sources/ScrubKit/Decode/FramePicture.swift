@@ -5,13 +5,19 @@ import FFmpegBridge
 enum FramePicture {
     /// `exactSize`: the upright output is exactly this (a caller that already fitted the display aspect, like the
     /// player's layout), instead of a fit of `maximumSize` with its own rounding.
-    static func render(_ frame: Frame, facts: StreamFacts, scaler: Scaler, maximumSize: MaximumSize, allowsUpscaling: Bool,
-                       appliesTransform: Bool, toneMapsHDR: Bool = true, exactSize: (width: Int, height: Int)? = nil,
-                       path: String) throws -> (RGBImage, Orientation) {
+    static func render(
+        _ frame: Frame, facts: StreamFacts, scaler: Scaler, maximumSize: MaximumSize, allowsUpscaling: Bool,
+        appliesTransform: Bool, toneMapsHDR: Bool = true, exactSize: (width: Int, height: Int)? = nil,
+        path: String
+    ) throws -> (RGBImage, Orientation) {
         let orientation = facts.orientation != .identity ? facts.orientation : (frame.displayOrientation ?? .identity)
         // The decoded picture may be smaller than the stream says (lowres); SAR still applies to its shape.
-        let (dw, dh) = VideoInfo.displaySize(width: frame.width, height: frame.height, sar: facts.sampleAspectRatio, rotation: 0)
-        let fullW = facts.width > 0 ? VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0).0 : dw
+        let (dw, dh) = VideoInfo.displaySize(
+            width: frame.width, height: frame.height, sar: facts.sampleAspectRatio, rotation: 0)
+        let fullW =
+            facts.width > 0
+            ? VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
+                .0 : dw
         let fullH = facts.height > 0 ? facts.height : dh
         let rotate = appliesTransform && orientation != .identity
         let upright = rotate ? orientation.displaySize(width: fullW, height: fullH) : (fullW, fullH)
@@ -22,7 +28,8 @@ enum FramePicture {
         var image: RGBImage
         do {
             // The frame's own tag, else the stream's (some files tag only the container).
-            let streamTransfer: TransferKind = facts.colorTransfer == "smpte2084" ? .pq : facts.colorTransfer == "arib-std-b67" ? .hlg : .sdr
+            let streamTransfer: TransferKind =
+                facts.colorTransfer == "smpte2084" ? .pq : facts.colorTransfer == "arib-std-b67" ? .hlg : .sdr
             let transfer = frame.transfer != .sdr ? frame.transfer : streamTransfer
             if toneMapsHDR && transfer != .sdr {
                 let deep = try scaler.rgb48(from: frame, width: stored.0, height: stored.1)

@@ -80,8 +80,10 @@ final class FrameReader {
             }
             guard packet.streamIndex == decoder.streamIndex else { continue }
             if keyframesOnly && !packet.isKeyframe { continue }
-            if let bound = drainBound, let target = skipTarget, packet.dts != MediaTime.noTimestamp, packet.dts > target,
-               (packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts) < bound {
+            if let bound = drainBound, let target = skipTarget, packet.dts != MediaTime.noTimestamp,
+                packet.dts > target,
+                (packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts) < bound
+            {
                 drainedEarly = true
                 draining = true
                 try decoder.send(nil)
@@ -106,7 +108,9 @@ final class FrameReader {
             decoder.skipping = skippable ? .nonReference : .none
             if !skippable && ts <= target {
                 latestKeptTimestamp = max(latestKeptTimestamp, ts)
-                if packet.pts != MediaTime.noTimestamp { latestDecodedPresentation = max(latestDecodedPresentation, packet.pts) }
+                if packet.pts != MediaTime.noTimestamp {
+                    latestDecodedPresentation = max(latestDecodedPresentation, packet.pts)
+                }
             }
         } else if decoder.skipping != .none {
             decoder.skipping = .none
@@ -132,7 +136,9 @@ final class FrameReader {
     /// not decoded, until one is decoded after the target (no later keyframe can then qualify); that keyframe is
     /// then sent alone and the decoder drained, so its picture comes out at once (H.264/HEVC would otherwise hold
     /// it for a GOP). With `acceptingLater`, the first keyframe is taken when none qualifies.
-    func keyframe(atOrBefore target: Int64, acceptingLater: Bool = false, maxPackets: Int = 10_000) throws -> KeyframeOutcome {
+    func keyframe(
+        atOrBefore target: Int64, acceptingLater: Bool = false, maxPackets: Int = 10_000
+    ) throws -> KeyframeOutcome {
         let candidate = try Packet()
         var haveCandidate = false
         var read = 0
@@ -157,7 +163,9 @@ final class FrameReader {
                     haveCandidate = true
                     // The index may already prove that no later keyframe qualifies: then nothing more need be read
                     // (over HTTP, not a byte past this keyframe).
-                    if let lasts = source.indexedKeyframeLasts(streamIndex: decoder.streamIndex, keyframe: dts, target: target) {
+                    if let lasts = source.indexedKeyframeLasts(
+                        streamIndex: decoder.streamIndex, keyframe: dts, target: target)
+                    {
                         validThrough = lasts
                         break
                     }
@@ -169,7 +177,9 @@ final class FrameReader {
             }
             // Decoded after the target: no later keyframe can be presented at or before it (nor before this decode
             // time: a later packet decodes later, and a picture is never presented before it is decoded).
-            if dts != MediaTime.noTimestamp && dts > target && (haveCandidate || !acceptingLater) { validThrough = dts - 1; break }
+            if dts != MediaTime.noTimestamp && dts > target && (haveCandidate || !acceptingLater) {
+                validThrough = dts - 1; break
+            }
         }
         guard haveCandidate else { return acceptingLater ? .none : .landedLate }
         try decoder.send(candidate)

@@ -29,7 +29,8 @@ struct H264Headers {
     private(set) var pictures: [Int: Picture] = [:]
 
     /// Reads a parameter set or a slice (a whole NAL unit, or its first bytes for a slice). Returns what the slice's
-    /// header says, as a unit of its own (no presentation time yet); nil for other units. Throws ``Unfollowed`` where the stream does what the reader does not follow.
+    /// header says, as a unit of its own (no presentation time yet); nil for other units. Throws ``Unfollowed`` where
+    /// the stream does what the reader does not follow.
     mutating func read(_ unit: [UInt8]) throws -> ReferenceSkipPlan.Unit? {
         guard let first = unit.first else { throw Unfollowed() }
         var r = RBSPReader(unit.dropFirst())
@@ -172,9 +173,10 @@ struct H264Headers {
                 unmarks = frames
             }
         }
-        return ReferenceSkipPlan.Unit(kind: kind, isReference: referenceIDC != 0, isIDR: idr, frameNum: frameNum,
-                                      named: named.map(Set.init), l0Active: l0, l1Active: l1, modified: modified, unmarks: unmarks,
-                                      presentation: 0, maxReferenceFrames: s.maxReferenceFrames)
+        return ReferenceSkipPlan.Unit(
+            kind: kind, isReference: referenceIDC != 0, isIDR: idr, frameNum: frameNum,
+            named: named.map(Set.init), l0Active: l0, l1Active: l1, modified: modified, unmarks: unmarks,
+            presentation: 0, maxReferenceFrames: s.maxReferenceFrames)
     }
 }
 

@@ -18,8 +18,11 @@ protocol PacketSource: AnyObject {
     func rewind(streamIndex: Int)
     /// Whether keyframes are better found by reading packet headers and sought by byte (MPEG-TS/PS).
     var seeksKeyframesByScanning: Bool { get }
-    /// Reads packet headers forward to the last keyframe presented at or before `timestamp`: its byte position and time.
-    func lastKeyframe(streamIndex: Int, atOrBefore timestamp: Int64, maxPackets: Int) throws -> (position: Int64, timestamp: Int64)?
+    /// Reads packet headers forward to the last keyframe presented at or before `timestamp`: its byte position and
+    /// time.
+    func lastKeyframe(
+        streamIndex: Int, atOrBefore timestamp: Int64, maxPackets: Int
+    ) throws -> (position: Int64, timestamp: Int64)?
     /// The keyframe at or before `time` in the container's index; nil without one.
     func indexedKeyframe(streamIndex: Int, atOrBefore time: MediaTime) -> MediaTime?
     /// The first keyframe entry after the index time `time`; nil without one.

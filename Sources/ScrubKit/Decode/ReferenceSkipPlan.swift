@@ -55,7 +55,11 @@ struct ReferenceSkipPlan {
         })
         while !skip.isEmpty {
             guard let planned = ReferenceSkipPlan.buffers(units, through: answer, skipping: skip) else { break }
-            guard let y = needed.sorted().first(where: { !ReferenceSkipPlan.sameReferences(units[$0], whole[$0], planned[$0]) }) else {
+            guard
+                let y = needed.sorted().first(where: {
+                    !ReferenceSkipPlan.sameReferences(units[$0], whole[$0], planned[$0])
+                })
+            else {
                 skipped = skip
                 return
             }
@@ -113,8 +117,12 @@ struct ReferenceSkipPlan {
             // Frames: list 0 is the references before it in presentation order, nearest first, then those after;
             // list 1 the other way round (its first two swapped if it equals list 0, which changes no member).
             let t = u.presentation
-            let before = all.filter { units[$0].presentation < t }.sorted { units[$0].presentation > units[$1].presentation }
-            let after = all.filter { units[$0].presentation > t }.sorted { units[$0].presentation < units[$1].presentation }
+            let before = all.filter { units[$0].presentation < t }.sorted {
+                units[$0].presentation > units[$1].presentation
+            }
+            let after = all.filter { units[$0].presentation > t }.sorted {
+                units[$0].presentation < units[$1].presentation
+            }
             guard before.count + after.count == all.count else { return all }
             return Array((before + after).prefix(u.l0Active)) + Array((after + before).prefix(max(u.l1Active, 2)))
         case .bidirectional, .mixed:

@@ -17,13 +17,17 @@ final class StreamDecoder {
     /// Opens a decoder for `stream` of `source`. `lowres`: JPEG-family shrink-on-load (clamped to what the codec can);
     /// `pixelLimit`: pictures larger are refused (FFmpeg's `max_pixels`); `skipsLoopFilter`: no deblocking (pictures
     /// shrunk a lot, where it cannot be seen). `describe` words what fails (default: "cannot open the … decoder").
-    init(_ source: PacketSource, stream: StreamFacts, path: String, threading: DecoderThreading, lowres: Int = 0,
-         pixelLimit: Int = Int(Int32.max), skipsLoopFilter: Bool = false, describe: ((Error) -> MediaError)? = nil) throws {
+    init(
+        _ source: PacketSource, stream: StreamFacts, path: String, threading: DecoderThreading, lowres: Int = 0,
+        pixelLimit: Int = Int(Int32.max), skipsLoopFilter: Bool = false, describe: ((Error) -> MediaError)? = nil
+    ) throws {
         let decoder: Decoder
         do {
-            decoder = try source.makeDecoder(streamIndex: stream.index, threading: threading, lowres: lowres, maxPixels: pixelLimit)
+            decoder = try source.makeDecoder(
+                streamIndex: stream.index, threading: threading, lowres: lowres, maxPixels: pixelLimit)
         } catch {
-            throw describe?(error) ?? MediaError(.unsupported, path: path, "cannot open the \(stream.codecName) decoder: \(error)")
+            throw describe?(error)
+                ?? MediaError(.unsupported, path: path, "cannot open the \(stream.codecName) decoder: \(error)")
         }
         decoder.skipsLoopFilter = skipsLoopFilter
         do { reader = try FrameReader(source: source, decoder: decoder) } catch {

@@ -3,7 +3,8 @@ import Foundation
 
 /// HDR (PQ or HLG, BT.2020) to SDR (BT.709/sRGB) for pictures meant to be looked at, like AVAssetImageGenerator does
 /// by default. Runs on the small output picture only:
-/// 1. the transfer's EOTF to display light in nits (PQ: SMPTE ST 2084; HLG: BT.2100 inverse OETF and OOTF at 1000 nits),
+/// 1. the transfer's EOTF to display light in nits (PQ: SMPTE ST 2084; HLG: BT.2100 inverse OETF and OOTF at 1000
+/// nits),
 /// 2. BT.2020 → BT.709 primaries (linear), 3. an extended-Reinhard curve with SDR reference white at 203 nits
 /// (BT.2408) and the peak at 1000 nits, 4. the sRGB curve.
 enum ToneMapper {
@@ -20,7 +21,8 @@ enum ToneMapper {
         let srgb = srgbLUT()
         for i in 0..<(width * height) {
             // Linear light relative to SDR white.
-            let r = lut[Int(rgb48[i * 3]) >> 4], g = lut[Int(rgb48[i * 3 + 1]) >> 4], b = lut[Int(rgb48[i * 3 + 2]) >> 4]
+            let r = lut[Int(rgb48[i * 3]) >> 4], g = lut[Int(rgb48[i * 3 + 1]) >> 4],
+                b = lut[Int(rgb48[i * 3 + 2]) >> 4]
             // BT.2020 → BT.709 primaries.
             var r7 = 1.6605 * r - 0.5876 * g - 0.0728 * b
             var g7 = -0.1246 * r + 1.1329 * g - 0.0083 * b

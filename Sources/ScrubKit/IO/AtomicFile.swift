@@ -19,7 +19,9 @@ public enum AtomicFile {
             case S_IFCHR, S_IFIFO, S_IFSOCK:
                 // A device or a pipe: write into it; renaming a file over it would replace the node itself.
                 let fd = open(target, O_WRONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw MediaError(.writeFailed, path: path, "cannot open: \(String(cString: strerror(errno)))") }
+                guard fd >= 0 else {
+                    throw MediaError(.writeFailed, path: path, "cannot open: \(String(cString: strerror(errno)))")
+                }
                 defer { close(fd) }
                 return try writeAll(bytes, fd: fd, path: path)
             default:
@@ -37,7 +39,9 @@ public enum AtomicFile {
         do {
             try FileIO.create(tmp, with: bytes, mode: 0o644, durability: .data)
         } catch {
-            throw MediaError(.writeFailed, path: path, error.step == .create ? "cannot create a file in \(dir): \(error)" : "write failed: \(error)")
+            throw MediaError(
+                .writeFailed, path: path,
+                error.step == .create ? "cannot create a file in \(dir): \(error)" : "write failed: \(error)")
         }
         var n = 1
         while true {
@@ -65,7 +69,9 @@ public enum AtomicFile {
             let n = readlink(current, &buf, buf.count - 1)
             guard n > 0 else { return current }
             let dest = String(decoding: buf[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = dest.hasPrefix("/") ? dest : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(dest).path
+            current =
+                dest.hasPrefix("/")
+                ? dest : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(dest).path
         }
         return current
     }
@@ -76,7 +82,8 @@ public enum AtomicFile {
         }
     }
 
-    /// Temporary file beside `target`, flushed, renamed over it (``FileIO/replace(_:with:temporary:mode:durability:)``).
+    /// Temporary file beside `target`, flushed, renamed over it
+    /// (``FileIO/replace(_:with:temporary:mode:durability:)``).
     private static func replace(_ target: String, with bytes: [UInt8], reportingAs path: String) throws {
         let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent()

@@ -65,15 +65,20 @@ extension FileIO {
     /// Where the namespace cannot be read, a random tag, so that no other process's file is ever taken for ours.
     static let ownerMarker: String = {
         var buf = [CChar](repeating: 0, count: 256)
-        let name = gethostname(&buf, buf.count) == 0 ? String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
+        let name =
+            gethostname(&buf, buf.count) == 0
+            ? String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
         let short = name.split(separator: ".").first.map(String.init) ?? name
-        let safe = String(short.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" ? Character($0) : "-" })
+        let safe = String(
+            short.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" ? Character($0) : "-" })
         return (safe.isEmpty ? "host" : safe) + "-" + (pidNamespace ?? "r\(UInt32.random(in: 0...UInt32.max))")
     }()
 
     /// The inode number of this process's pid namespace (`pid:[4026531836]` → `4026531836`), nil where unknown.
     static let pidNamespace: String? = {
-        let digits = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid"))?.filter { $0.isASCII && $0.isNumber }
+        let digits = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid"))?.filter {
+            $0.isASCII && $0.isNumber
+        }
         return digits?.isEmpty == false ? digits : nil
     }()
 

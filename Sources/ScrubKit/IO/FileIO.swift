@@ -21,7 +21,8 @@ public enum FileIO {
     public enum Durability: Sendable {
         /// Nothing: for entries that carry their own checks (a torn one is detected and dropped).
         case none
-        /// The file's data (`fdatasync`) before the rename: after a crash the name holds the old file or the whole new one.
+        /// The file's data (`fdatasync`) before the rename: after a crash the name holds the old file or the whole new
+        /// one.
         case data
     }
 
@@ -88,7 +89,9 @@ public enum FileIO {
     /// Replaces `target` atomically: `bytes` go to the new file `temporary` (created exclusively with `mode`, in the
     /// same directory so the rename stays on one file system), flushed as `durability` says, then renamed over
     /// `target`. Readers see the old file or the whole new one; the temporary file is removed on any failure.
-    public static func replace(_ target: String, with bytes: [UInt8], temporary: String, mode: mode_t, durability: Durability) throws(Failure) {
+    public static func replace(
+        _ target: String, with bytes: [UInt8], temporary: String, mode: mode_t, durability: Durability
+    ) throws(Failure) {
         try create(temporary, with: bytes, mode: mode, durability: durability)
         if rename(temporary, target) != 0 {
             let failure = Failure(step: .rename, errno: errno)

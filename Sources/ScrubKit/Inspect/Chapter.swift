@@ -19,7 +19,8 @@ public struct Chapter: Sendable, Equatable {
 }
 
 extension Array where Element == Chapter {
-    /// The chapter playing at `time`: the last one starting at or before it; nil before the first (or without chapters).
+    /// The chapter playing at `time`: the last one starting at or before it; nil before the first (or without
+    /// chapters).
     public func index(at time: MediaTime) -> Int? {
         lastIndex { $0.start <= time }
     }
@@ -27,7 +28,9 @@ extension Array where Element == Chapter {
     /// Where a chapter jump from `time` lands, like mpv's PgUp/PgDn: forward, the next chapter's start (nil after the
     /// last); back, the start of the current chapter — or of the one before when `time` is within `threshold` of
     /// the current one's start (so pressing twice goes back two).
-    public func jumpTarget(from time: MediaTime, forward: Bool, threshold: MediaTime = MediaTime(value: 5, timescale: 1)) -> MediaTime? {
+    public func jumpTarget(
+        from time: MediaTime, forward: Bool, threshold: MediaTime = MediaTime(value: 5, timescale: 1)
+    ) -> MediaTime? {
         guard !isEmpty else { return nil }
         if forward { return first { $0.start > time }?.start }
         guard let i = index(at: time) else { return nil }

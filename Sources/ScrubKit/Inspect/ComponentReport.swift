@@ -24,8 +24,13 @@ public struct ComponentReport: Sendable {
         public var role: String
 
         /// A library with the given facts.
-        public init(name: String, version: String?, builtAgainst: String? = nil, file: String? = nil, problem: String? = nil, role: String) {
-            (self.name, self.version, self.builtAgainst, self.file, self.problem, self.role) = (name, version, builtAgainst, file, problem, role)
+        public init(
+            name: String, version: String?, builtAgainst: String? = nil, file: String? = nil, problem: String? = nil,
+            role: String
+        ) {
+            (self.name, self.version, self.builtAgainst, self.file, self.problem, self.role) = (
+                name, version, builtAgainst, file, problem, role
+            )
         }
     }
 
@@ -71,7 +76,9 @@ public struct ComponentReport: Sendable {
     static func packageToInstall(_ l: Library) -> String? {
         if let problem = l.problem, let colon = problem.firstIndex(of: ":") {
             let file = problem[..<colon].split(separator: "/").last.map(String.init) ?? ""
-            if file.hasPrefix("lib") && file.contains(".so.") && !file.contains(" ") { return debianPackage(ofSoname: file) }
+            if file.hasPrefix("lib") && file.contains(".so.") && !file.contains(" ") {
+                return debianPackage(ofSoname: file)
+            }
         }
         return l.file.map(debianPackage(ofSoname:))
     }
@@ -81,7 +88,9 @@ public struct ComponentReport: Sendable {
 
     /// Gathers the report (opens FFmpeg's libraries if it can); `libraries` and `features` from layers above
     /// ScrubKit (the terminal's sixel encoder) are appended.
-    public static func gather(libraries extraLibraries: [Library] = [], features extraFeatures: [Feature] = []) -> ComponentReport {
+    public static func gather(
+        libraries extraLibraries: [Library] = [], features extraFeatures: [Feature] = []
+    ) -> ComponentReport {
         let ff = LibraryVersions.ffmpeg().map {
             Library(name: $0.name, version: $0.found, builtAgainst: $0.builtAgainst, file: $0.soname, problem: $0.error,
                     role: role(ofFFmpegLibrary: $0.name))
@@ -95,47 +104,84 @@ public struct ComponentReport: Sendable {
         let filterPackage = ff.first { $0.name == "libavfilter" }.flatMap(packageToInstall) ?? "libavfilter8"
         let heif = LibraryVersions.heifDecoders
         let font = FontLocator.file(for: FontLocator.defaultPattern)
-        let libraries = [
-            Library(name: "libjpeg-turbo", version: LibraryVersions.jpegTurbo, role: "JPEG stills (DCT-scaled) and JPEG output"),
-            Library(name: "libwebp", version: LibraryVersions.webp, file: LibraryVersions.lazyFile("libwebp"), role: "WebP stills"),
-            Library(name: "libwebpdemux", version: LibraryVersions.webpDemux, file: LibraryVersions.lazyFile("libwebpdemux"),
+        let libraries =
+            [
+                Library(
+                    name: "libjpeg-turbo", version: LibraryVersions.jpegTurbo,
+                    role: "JPEG stills (DCT-scaled) and JPEG output"),
+                Library(
+                    name: "libwebp", version: LibraryVersions.webp, file: LibraryVersions.lazyFile("libwebp"),
+                    role: "WebP stills"),
+                Library(
+                    name: "libwebpdemux", version: LibraryVersions.webpDemux,
+                    file: LibraryVersions.lazyFile("libwebpdemux"),
                     role: "animated WebP stills"),
             Library(name: "libwebpmux", version: LibraryVersions.webpMux, file: LibraryVersions.lazyFile("libwebpmux"),
                     role: "animated WebP previews"),
-            Library(name: "libheif", version: LibraryVersions.heif, file: "libheif.so.1", problem: LibraryVersions.heifMissing,
+                Library(
+                    name: "libheif", version: LibraryVersions.heif, file: "libheif.so.1",
+                    problem: LibraryVersions.heifMissing,
                     role: "HEIC and AVIF stills"),
             Library(name: "zlib", version: LibraryVersions.zlib, role: "checksums of cache entries and PNG text"),
             Library(name: "FreeType", version: TextLibraries.freeType, file: LibraryVersions.lazyFile("libfreetype"),
                     role: "text on contact sheets and charts"),
-            Library(name: "fontconfig", version: TextLibraries.fontconfig, file: LibraryVersions.lazyFile("libfontconfig"),
+                Library(
+                    name: "fontconfig", version: TextLibraries.fontconfig,
+                    file: LibraryVersions.lazyFile("libfontconfig"),
                     role: "finding fonts"),
         ] + extraLibraries
         var features = [
-            Feature(key: "video", available: found, detail: found ? "video, audio cover art and other stills through FFmpeg"
-                    : "FFmpeg's libraries are missing (Debian: apt-get install \(missing.joined(separator: " "))): only JPEG, WebP and HEIF stills work"),
-            Feature(key: "png", available: found && ImageFormat.png.isAvailable, detail: "PNG output (libavcodec's encoder)"),
-            Feature(key: "webp-output", available: found && ImageFormat.webp.isAvailable, detail: "WebP output (libavcodec's libwebp encoder)"),
+            Feature(
+                key: "video", available: found,
+                detail: found
+                    ? "video, audio cover art and other stills through FFmpeg"
+                    : "FFmpeg's libraries are missing (Debian: apt-get install \(missing.joined(separator: " "))): "
+                        + "only JPEG, WebP and HEIF stills work"
+            ),
+            Feature(
+                key: "png", available: found && ImageFormat.png.isAvailable, detail: "PNG output (libavcodec's encoder)"
+            ),
+            Feature(
+                key: "webp-output", available: found && ImageFormat.webp.isAvailable,
+                detail: "WebP output (libavcodec's libwebp encoder)"),
             Feature(key: "webp", available: true, detail: "WebP stills decoded at the output size (libwebp)"),
             Feature(key: "heic", available: heif.hevc, detail: heif.hevc ? "HEIC stills (libheif with an HEVC decoder)"
                     : "libheif has no HEVC decoder plugin (Debian: apt-get install libheif-plugin-libde265)"),
-            Feature(key: "avif", available: heif.av1 || found, detail: heif.av1 ? "AVIF stills (libheif with an AV1 decoder)"
+            Feature(
+                key: "avif", available: heif.av1 || found,
+                detail: heif.av1
+                    ? "AVIF stills (libheif with an AV1 decoder)"
                     : "AVIF stills through FFmpeg only (libheif has no AV1 decoder)"),
-            Feature(key: "text", available: font != nil, detail: font.map { "contact-sheet text with FreeType, default font \($0)" }
+            Feature(
+                key: "text", available: font != nil,
+                detail: font.map { "contact-sheet text with FreeType, default font \($0)" }
                     ?? "no font installed: contact sheets need one (Debian: apt-get install fonts-dejavu-core)"),
         ]
         features += extraFeatures
         let pulse = PulseOutput.libraryPath
-        features.append(Feature(key: "sound", available: pulse != nil,
-                                detail: pulse.map { "sound in scrubkit play through PulseAudio/PipeWire (\($0), loaded when playing)" }
-                                    ?? "no PulseAudio client library: scrubkit play is silent (Debian: apt-get install libpulse0)"))
-        features.append(Feature(key: "pitch", available: filters,
-                                detail: filters ? "sound at other speeds with its pitch kept (libavfilter's atempo)"
-                                    : "libavfilter is missing: at other speeds the pitch follows the speed (Debian: apt-get install \(filterPackage))"))
-        features.append(Feature(key: "gif", available: filters,
-                                detail: filters ? "GIF previews (libavfilter's palettegen and paletteuse)"
-                                    : "libavfilter is missing: no GIF previews (Debian: apt-get install \(filterPackage))"))
-        return ComponentReport(ffmpegRelease: found ? LibraryVersions.ffmpegRelease : nil,
-                               ffmpegLicense: found ? LibraryVersions.ffmpegLicense : nil, ffmpeg: ff, libraries: libraries, features: features)
+        features.append(
+            Feature(
+                key: "sound", available: pulse != nil,
+                detail: pulse.map { "sound in scrubkit play through PulseAudio/PipeWire (\($0), loaded when playing)" }
+                    ?? "no PulseAudio client library: scrubkit play is silent (Debian: apt-get install libpulse0)"))
+        features.append(
+            Feature(
+                key: "pitch", available: filters,
+                detail: filters
+                    ? "sound at other speeds with its pitch kept (libavfilter's atempo)"
+                    : "libavfilter is missing: at other speeds the pitch follows the speed (Debian: apt-get install "
+                        + "\(filterPackage))"
+            ))
+        features.append(
+            Feature(
+                key: "gif", available: filters,
+                detail: filters
+                    ? "GIF previews (libavfilter's palettegen and paletteuse)"
+                    : "libavfilter is missing: no GIF previews (Debian: apt-get install \(filterPackage))"))
+        return ComponentReport(
+            ffmpegRelease: found ? LibraryVersions.ffmpegRelease : nil,
+            ffmpegLicense: found ? LibraryVersions.ffmpegLicense : nil, ffmpeg: ff, libraries: libraries,
+            features: features)
     }
 
     private static func role(ofFFmpegLibrary name: String) -> String {

@@ -7,7 +7,8 @@ public struct MediaInfo: Sendable {
 
     /// The file or URL as given (`--json`: `path`).
     public var path: String
-    /// FFmpeg's name of the container format (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`), or `heif`/`avif`; nil when it could not be opened.
+    /// FFmpeg's name of the container format (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`), or `heif`/`avif`; nil when
+    /// it could not be opened.
     public var container: String?
     /// The length of the timeline; meaningful when ``durationKind`` is `.known`.
     public var duration: MediaTime
@@ -98,7 +99,8 @@ public struct VideoInfo: Sendable {
     public var hdr: HDR
 
     /// The display size of a `width × height` picture with sample aspect ratio `sar`, rotated per `orientation`.
-    public static func displaySize(width: Int, height: Int, sar: (num: Int32, den: Int32), rotation: Int) -> (Int, Int) {
+    public static func displaySize(width: Int, height: Int, sar: (num: Int32, den: Int32), rotation: Int) -> (Int, Int)
+    {
         var w = width
         if sar.num > 0, sar.den > 0, sar.num != sar.den {
             w = Int((Double(width) * Double(sar.num) / Double(sar.den)).rounded())

@@ -13,7 +13,8 @@ public struct MediaInspector: Sendable {
     /// The default pixel limit: 150 megapixels (e.g. 15000 × 10000), about 225 MB of 4:2:0 pixels at most.
     public static let defaultPixelLimit = 150_000_000
 
-    /// An inspector refusing pictures above `pixelLimit` pixels, decoding the first frame unless `verifiesDecoding` is false.
+    /// An inspector refusing pictures above `pixelLimit` pixels, decoding the first frame unless `verifiesDecoding` is
+    /// false.
     public init(pixelLimit: Int = MediaInspector.defaultPixelLimit, verifiesDecoding: Bool = true) {
         self.pixelLimit = pixelLimit
         self.verifiesDecoding = verifiesDecoding
@@ -26,7 +27,10 @@ public struct MediaInspector: Sendable {
         // Stills a registered decoder describes better than FFmpeg, as the thumbnailer reads them (HEIC, AVIF through
         // libheif: FFmpeg 5.1 cannot read HEIC, and misreads an AVIF whose primary item is not the first).
         let head = MediaOpener.head(path)
-        if let head, let still = StillDecoders.inspect(path: path, head: head, pixelLimit: pixelLimit, verifiesDecoding: verifiesDecoding) {
+        if let head,
+            let still = StillDecoders.inspect(
+                path: path, head: head, pixelLimit: pixelLimit, verifiesDecoding: verifiesDecoding)
+        {
             return still
         }
         let opened: OpenedMedia
@@ -48,7 +52,9 @@ public struct MediaInspector: Sendable {
         let videoStream = facts.video
         if let v = videoStream {
             info.video = MediaInspector.describe(v)
-            if !info.isStill, !demuxer.isLive, let kf = try? keyframeInterval(demuxer, v.index) { info.video?.keyframeInterval = kf }
+            if !info.isStill, !demuxer.isLive, let kf = try? keyframeInterval(demuxer, v.index) {
+                info.video?.keyframeInterval = kf
+            }
         }
         (info.duration, info.durationKind) = (facts.duration, facts.durationKind)
         info.bitRate = facts.bitRate
@@ -64,7 +70,9 @@ public struct MediaInspector: Sendable {
                 demuxer.rewind()
                 var (problem, frameOrientation) = verifyDecoding(demuxer, v, path: path)
                 // FFmpeg 5.1 cannot decode animated WebP; libwebp (what thumbnails use for WebP) can.
-                if problem != nil, v.codecName == "webp", let webp = WebPPicture(path: path), webp.decode(width: 1, height: 1) != nil {
+                if problem != nil, v.codecName == "webp", let webp = WebPPicture(path: path),
+                    webp.decode(width: 1, height: 1) != nil
+                {
                     problem = nil
                     frameOrientation = Orientation(exif: ExifOrientation.tiffOrientation(webp.exif) ?? 1)
                     if var video = info.video {
@@ -103,7 +111,9 @@ public struct MediaInspector: Sendable {
 
     /// The audio streams as `info` reports them.
     static func audio(_ streams: [StreamFacts]) -> [AudioInfo] {
-        streams.filter { $0.kind == .audio }.map { AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels) }
+        streams.filter { $0.kind == .audio }.map {
+            AudioInfo(codec: $0.codecName, sampleRate: $0.sampleRate, channels: $0.channels)
+        }
     }
 
     /// The container's bit rate, or the one a known duration implies when the container's is missing or far below it
@@ -120,16 +130,22 @@ public struct MediaInspector: Sendable {
     /// A video stream's facts as `info` reports them (no keyframe scan: that reads packets). A still has no frame
     /// rate (image2 says 25 fps).
     static func describe(_ v: StreamFacts, isStill: Bool = false) -> VideoInfo {
-        let (dw, dh) = VideoInfo.displaySize(width: v.width, height: v.height, sar: v.sampleAspectRatio, rotation: v.orientation.rotation)
-        func rate(_ r: (num: Int32, den: Int32)) -> Double? { r.num > 0 && r.den > 0 ? Double(r.num) / Double(r.den) : nil }
-        let hdr: VideoInfo.HDR = v.colorTransfer == "smpte2084" ? .pq : (v.colorTransfer == "arib-std-b67" ? .hlg : .none)
-        return VideoInfo(streamIndex: v.index, codec: v.codecName == "none" ? (v.codecTag ?? "unknown") : v.codecName, profile: v.profile, pixelFormat: v.pixelFormat,
-                         bitDepth: v.bitDepth, width: v.width, height: v.height, sar: v.sampleAspectRatio,
-                         rotation: v.orientation.rotation, mirrored: v.orientation.mirrored,
-                         displayWidth: dw, displayHeight: dh, frameRate: isStill ? nil : rate(v.frameRate),
-                         averageFrameRate: isStill ? nil : rate(v.averageFrameRate), frameCount: v.frameCount, keyframeInterval: nil,
-                         colorPrimaries: v.colorPrimaries, colorTransfer: v.colorTransfer, colorMatrix: v.colorMatrix,
-                         colorRange: v.colorRange, hdr: hdr)
+        let (dw, dh) = VideoInfo.displaySize(
+            width: v.width, height: v.height, sar: v.sampleAspectRatio, rotation: v.orientation.rotation)
+        func rate(_ r: (num: Int32, den: Int32)) -> Double? {
+            r.num > 0 && r.den > 0 ? Double(r.num) / Double(r.den) : nil
+        }
+        let hdr: VideoInfo.HDR =
+            v.colorTransfer == "smpte2084" ? .pq : (v.colorTransfer == "arib-std-b67" ? .hlg : .none)
+        return VideoInfo(
+            streamIndex: v.index, codec: v.codecName == "none" ? (v.codecTag ?? "unknown") : v.codecName,
+            profile: v.profile, pixelFormat: v.pixelFormat,
+            bitDepth: v.bitDepth, width: v.width, height: v.height, sar: v.sampleAspectRatio,
+            rotation: v.orientation.rotation, mirrored: v.orientation.mirrored,
+            displayWidth: dw, displayHeight: dh, frameRate: isStill ? nil : rate(v.frameRate),
+            averageFrameRate: isStill ? nil : rate(v.averageFrameRate), frameCount: v.frameCount, keyframeInterval: nil,
+            colorPrimaries: v.colorPrimaries, colorTransfer: v.colorTransfer, colorMatrix: v.colorMatrix,
+            colorRange: v.colorRange, hdr: hdr)
     }
 
     /// Median spacing of the first few keyframes (packet flags only, no decoding); nil with fewer than two.
@@ -147,18 +163,27 @@ public struct MediaInspector: Sendable {
     private func verifyDecoding(_ demuxer: Demuxer, _ v: StreamFacts, path: String) -> (MediaError?, Orientation?) {
         let lowres = min(Decoder.maxLowres(demuxer: demuxer, streamIndex: v.index), 3)
         var outcome = firstFrame(demuxer, v, path: path, lowres: lowres)
-        if outcome.0 != nil && lowres > 0, let fresh = try? MediaOpener.demux(path, .again) {   // (image2 cannot rewind)
+        if outcome.0 != nil && lowres > 0, let fresh = try? MediaOpener.demux(path, .again) {  // (image2 cannot rewind)
             outcome = firstFrame(fresh, v, path: path, lowres: 0)
         }
         return outcome
     }
 
-    private func firstFrame(_ demuxer: Demuxer, _ v: StreamFacts, path: String, lowres: Int) -> (MediaError?, Orientation?) {
+    private func firstFrame(
+        _ demuxer: Demuxer, _ v: StreamFacts, path: String, lowres: Int
+    ) -> (MediaError?, Orientation?) {
         do {
-            let decoding = try StreamDecoder(demuxer, stream: v, path: path, threading: .single, lowres: lowres, pixelLimit: pixelLimit,
-                                             describe: { MediaInspector.decodingError($0, v, path: path) })
+            let decoding = try StreamDecoder(
+                demuxer, stream: v, path: path, threading: .single, lowres: lowres, pixelLimit: pixelLimit,
+                describe: { MediaInspector.decodingError($0, v, path: path) })
             guard let frame = try decoding.nextFrame(maxPackets: 600) else {
-                return (MediaError(.decodeFailed, path: path, "no video frame could be decoded (\(MediaError.formatName(v.codecName)) stream is empty, truncated or damaged)"), nil)
+                return (
+                    MediaError(
+                        .decodeFailed, path: path,
+                        "no video frame could be decoded (\(MediaError.formatName(v.codecName)) stream is empty, "
+                            + "truncated or damaged)"
+                    ), nil
+                )
             }
             return (nil, frame.displayOrientation)
         } catch let e as MediaError {

@@ -34,7 +34,9 @@ enum ExifOrientation {
         case (0x4D, 0x4D): little = false
         default: return nil
         }
-        func u16(_ o: Int) -> Int? { o + 2 <= t.count ? (little ? Int(t[o]) | Int(t[o + 1]) << 8 : Int(t[o]) << 8 | Int(t[o + 1])) : nil }
+        func u16(_ o: Int) -> Int? {
+            o + 2 <= t.count ? (little ? Int(t[o]) | Int(t[o + 1]) << 8 : Int(t[o]) << 8 | Int(t[o + 1])) : nil
+        }
         func u32(_ o: Int) -> Int? {
             guard let a = u16(o), let b = u16(o + 2) else { return nil }
             return little ? a | b << 16 : a << 16 | b

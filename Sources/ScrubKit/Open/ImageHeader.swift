@@ -7,7 +7,9 @@ enum ImageHeader {
     /// regular file (bytes read from a pipe would be missing for FFmpeg afterwards).
     static func head(path: String) -> [UInt8]? {
         var st = stat()
-        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let h = FileHandle(forReadingAtPath: path) else { return nil }
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let h = FileHandle(forReadingAtPath: path) else {
+            return nil
+        }
         defer { try? h.close() }
         return (try? h.read(upToCount: 256 * 1024)).map { [UInt8]($0) }
     }
@@ -16,15 +18,19 @@ enum ImageHeader {
     static func isJPEG(_ b: [UInt8]) -> Bool { b.starts(with: [0xFF, 0xD8, 0xFF]) }
     /// Whether the head is an AVIF file (an ISO BMFF `ftyp` with an AVIF brand).
     static func isAVIF(_ b: [UInt8]) -> Bool {
-        b.count >= 12 && String(decoding: b[4..<8], as: UTF8.self) == "ftyp" && ["avif", "avis"].contains(String(decoding: b[8..<12], as: UTF8.self))
+        b.count >= 12 && String(decoding: b[4..<8], as: UTF8.self) == "ftyp"
+            && ["avif", "avis"].contains(String(decoding: b[8..<12], as: UTF8.self))
     }
 
     /// Whether the head is a HEIF-family still (HEIC and friends, and AVIF: libheif reads both).
     static func isHEIF(_ b: [UInt8]) -> Bool {
         guard b.count >= 12, Array(b[4..<8]) == Array("ftyp".utf8) else { return false }
-        return ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"].contains(String(decoding: b[8..<12], as: UTF8.self))
+        return ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"].contains(
+            String(decoding: b[8..<12], as: UTF8.self))
     }
-    static func isWebP(_ b: [UInt8]) -> Bool { b.count >= 12 && b.starts(with: Array("RIFF".utf8)) && Array(b[8..<12]) == Array("WEBP".utf8) }
+    static func isWebP(_ b: [UInt8]) -> Bool {
+        b.count >= 12 && b.starts(with: Array("RIFF".utf8)) && Array(b[8..<12]) == Array("WEBP".utf8)
+    }
 
     static func dimensions(bytes b: [UInt8]) -> (width: Int, height: Int)? {
         guard b.count >= 26 else { return nil }
@@ -38,7 +44,9 @@ enum ImageHeader {
         // GIF: logical screen size.
         if b.starts(with: Array("GIF8".utf8)) { return (le16(6), le16(8)) }
         // BMP
-        if b.starts(with: Array("BM".utf8)), b.count >= 26 { return (le32(18), abs(Int(Int32(truncatingIfNeeded: le32(22))))) }
+        if b.starts(with: Array("BM".utf8)), b.count >= 26 {
+            return (le32(18), abs(Int(Int32(truncatingIfNeeded: le32(22)))))
+        }
         // WebP: VP8 (lossy), VP8L (lossless), VP8X (extended).
         if b.count >= 30, b.starts(with: Array("RIFF".utf8)), Array(b[8..<12]) == Array("WEBP".utf8) {
             let chunk = String(decoding: b[12..<16], as: UTF8.self)

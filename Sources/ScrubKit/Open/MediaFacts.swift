@@ -47,14 +47,17 @@ struct MediaFacts: Sendable {
     var subtitleStreams: [StreamFacts] { streams.filter { $0.kind == .subtitle } }
 
     /// The audio stream sound is played and measured from — the `number`th in file order (counted from 1, mpv's
-    /// `--aid`), else the first this build can decode (else the first) — or why there is none, in a few words. The one
+    /// `--aid`), else the first this build can decode (else the first) — or why there is none, in a few words. The
+    /// one
     /// choice: the player's sound and its loudness strip follow it.
     func audioStream(number: Int?) -> (stream: StreamFacts?, problem: String?) {
         let audio = audioStreams
         let chosen: StreamFacts?
         if let n = number {
             chosen = n >= 1 && n <= audio.count ? audio[n - 1] : nil
-            if chosen == nil { return (nil, audio.isEmpty ? "no audio stream" : "no audio stream \(n) (the file has \(audio.count))") }
+            if chosen == nil {
+                return (nil, audio.isEmpty ? "no audio stream" : "no audio stream \(n) (the file has \(audio.count))")
+            }
         } else {
             chosen = audio.first { $0.hasDecoder } ?? audio.first
         }
@@ -64,7 +67,9 @@ struct MediaFacts: Sendable {
     }
 
     /// Which audio stream `stream` is, counted from 1 (0: not one of them).
-    func audioStreamNumber(of stream: StreamFacts) -> Int { (audioStreams.firstIndex { $0.index == stream.index } ?? -1) + 1 }
+    func audioStreamNumber(of stream: StreamFacts) -> Int {
+        (audioStreams.firstIndex { $0.index == stream.index } ?? -1) + 1
+    }
 
     /// What the file is, for routing.
     var kind: Kind {
@@ -103,7 +108,8 @@ struct MediaFacts: Sendable {
         // (Text is not read toward its end for a duration it does not have.)
         (duration, durationKind) = container == "tty" ? (.invalid, .unknown)
             : MediaFile.duration(demuxer: demuxer, streams: streams, video: video, isStill: isStill)
-        bitRate = isStill ? nil : MediaInspector.bitRate(demuxer, duration: durationKind == .known ? duration : .invalid)
+        bitRate =
+            isStill ? nil : MediaInspector.bitRate(demuxer, duration: durationKind == .known ? duration : .invalid)
         chapters = demuxer.chapters.map { Chapter(start: $0.start, end: $0.end, title: $0.title) }
         demuxer.rewind()
     }

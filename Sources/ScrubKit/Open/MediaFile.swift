@@ -12,8 +12,10 @@ enum MediaFile {
         let rate = v.averageFrameRate.num > 0 ? v.averageFrameRate : v.frameRate
         guard rate.num > 0, rate.den > 0, let size = source.demuxer.fileSize, size <= 1 << 30 else { return .invalid }
         defer { source.demuxer.rewind() }
-        guard let scan = try? source.demuxer.scanPackets(streamIndex: v.index, maxPackets: 5_000_000, maxKeyframes: .max),
-              scan.packetCount > 0 else { return .invalid }
+        guard
+            let scan = try? source.demuxer.scanPackets(streamIndex: v.index, maxPackets: 5_000_000, maxKeyframes: .max),
+            scan.packetCount > 0
+        else { return .invalid }
         return MediaTime(value: Int64(rate.den) * Int64(scan.packetCount), timescale: rate.num)
     }
 
@@ -26,9 +28,13 @@ enum MediaFile {
     /// stream, else the decodable one with the most frames and pixels.
     static func chooseVideoStream(_ streams: [StreamFacts], preferred: Int?) -> StreamFacts? {
         let candidates = streams.filter { $0.kind == .video && !$0.isAttachedPicture }
-        if let p = preferred, let s = candidates.first(where: { $0.index == p }), s.width > 0 || !s.hasDecoder { return s }
+        if let p = preferred, let s = candidates.first(where: { $0.index == p }), s.width > 0 || !s.hasDecoder {
+            return s
+        }
         return candidates.max { a, b in
-            (a.hasDecoder ? 1 : 0, a.frameCount ?? 0, a.width * a.height) < (b.hasDecoder ? 1 : 0, b.frameCount ?? 0, b.width * b.height)
+            (a.hasDecoder ? 1 : 0, a.frameCount ?? 0, a.width * a.height) < (
+                b.hasDecoder ? 1 : 0, b.frameCount ?? 0, b.width * b.height
+            )
         }
     }
 
@@ -46,7 +52,9 @@ enum MediaFile {
 
     /// The duration to trust: the container's, then the streams', then the last packet's end time. Each candidate
     /// must look plausible (positive, and not implying an absurdly low bit rate — fragmented MP4 can claim days).
-    static func duration(demuxer: Demuxer, streams: [StreamFacts], video: StreamFacts?, isStill: Bool) -> (MediaTime, MediaInfo.DurationKind) {
+    static func duration(
+        demuxer: Demuxer, streams: [StreamFacts], video: StreamFacts?, isStill: Bool
+    ) -> (MediaTime, MediaInfo.DurationKind) {
         if isStill { return (.invalid, .unknown) }
         // A live stream has no end yet: never read toward it.
         if demuxer.isLive { return (.indefinite, .indefinite) }
@@ -61,7 +69,9 @@ enum MediaFile {
         if let v = video { candidates.append(v.duration) }
         candidates += streams.filter { $0.kind == .audio }.map(\.duration)
         if let d = candidates.first(where: plausible) { return (d, .known) }
-        guard let index = video?.index ?? streams.first(where: { $0.kind == .audio })?.index else { return (.invalid, .unknown) }
+        guard let index = video?.index ?? streams.first(where: { $0.kind == .audio })?.index else {
+            return (.invalid, .unknown)
+        }
         defer { demuxer.rewind() }
         if let end = try? demuxer.lastPacketEndTime(streamIndex: index), end.isNumeric {
             let start = streams.first { $0.index == index }?.startTime ?? .zero

@@ -44,11 +44,15 @@ enum MediaOpener {
             return MediaError(.notFound, path: path, "no such file")
         }
         if isDir.boolValue { return MediaError(.unreadable, path: path, "is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else { return MediaError(.unreadable, path: path, "permission denied") }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            return MediaError(.unreadable, path: path, "permission denied")
+        }
         var st = stat()
         if stat(path, &st) == 0 {
             switch st.st_mode & S_IFMT {
-            case S_IFIFO: return MediaError(.unreadable, path: path, "is a pipe (FIFO), not a file: save the stream to a file first")
+            case S_IFIFO:
+                return MediaError(
+                    .unreadable, path: path, "is a pipe (FIFO), not a file: save the stream to a file first")
             case S_IFSOCK: return MediaError(.unreadable, path: path, "is a socket, not a file")
             case S_IFCHR, S_IFBLK: return MediaError(.unreadable, path: path, "is a device, not a file")
             default: if st.st_size == 0 { return MediaError(.notMedia, path: path, "empty file") }

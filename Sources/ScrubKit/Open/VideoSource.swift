@@ -24,19 +24,28 @@ final class VideoSource {
     /// see ``init(_:pixelLimit:allowsCoverArt:)``. `head`: the file's first bytes when the caller already read them.
     /// `onePicture`: a URL from which one picture is wanted, whose MP4/MOV header, when it describes the video, is all
     /// that is read before the picture's own bytes (``MediaOpener/Probing/headerWhereEnough(pixelLimit:)``).
-    convenience init(path: String, pixelLimit: Int, allowsCoverArt: Bool = false, head: [UInt8]? = nil, onePicture: Bool = false) throws {
-        let probing: MediaOpener.Probing = onePicture && Demuxer.isURL(path) ? .headerWhereEnough(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)
-        try self.init(MediaOpener.open(path, probing, head: head), pixelLimit: pixelLimit, allowsCoverArt: allowsCoverArt)
+    convenience init(
+        path: String, pixelLimit: Int, allowsCoverArt: Bool = false, head: [UInt8]? = nil, onePicture: Bool = false
+    ) throws {
+        let probing: MediaOpener.Probing =
+            onePicture && Demuxer.isURL(path)
+            ? .headerWhereEnough(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)
+        try self.init(
+            MediaOpener.open(path, probing, head: head), pixelLimit: pixelLimit, allowsCoverArt: allowsCoverArt)
     }
 
     /// A second source on a file already opened at the front door, for another decoder (the second half of a
     /// parallel run) or a fresh start (a decoder refused shrink-on-load: image2 cannot rewind). FFmpeg opens the file
-    /// again; its `facts` are not gathered again — so an MP4/MOV is opened from its header alone (its probe would only
+    /// again; its `facts` are not gathered again — so an MP4/MOV is opened from its header alone (its probe would
+    /// only
     /// decode its first pictures again: ~70 ms of a core for 1080p H.264).
     convenience init(reopening path: String, facts: MediaFacts, pixelLimit: Int, allowsCoverArt: Bool) throws {
-        let probing: MediaOpener.Probing = facts.container.hasPrefix("mov,") ? .headerOnly(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)
+        let probing: MediaOpener.Probing =
+            facts.container.hasPrefix("mov,") ? .headerOnly(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)
         let demuxer = try MediaOpener.demux(path, probing)
-        try self.init(OpenedMedia(path: path, demuxer: demuxer, facts: facts), pixelLimit: pixelLimit, allowsCoverArt: allowsCoverArt)
+        try self.init(
+            OpenedMedia(path: path, demuxer: demuxer, facts: facts), pixelLimit: pixelLimit,
+            allowsCoverArt: allowsCoverArt)
     }
 
     /// The video stream of a file opened at the front door, refusing unsupported codecs and pictures above
@@ -52,7 +61,9 @@ final class VideoSource {
             isCoverArt = true
         }
         guard let v = chosen else {
-            let what = facts.audioStreams.isEmpty ? "no video stream" : "audio only: no video stream or cover picture to take a picture from"
+            let what =
+                facts.audioStreams.isEmpty
+                ? "no video stream" : "audio only: no video stream or cover picture to take a picture from"
             throw MediaError(.noVideo, path: path, what)
         }
         if let problem = MediaFile.checkDecodable(v, path: path, pixelLimit: pixelLimit) { throw problem }

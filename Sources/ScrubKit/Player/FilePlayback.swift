@@ -67,7 +67,8 @@ public final class FilePlayback: PlayerPipeline, Sendable {
     }
 
     /// Builds the chains on the opened file (on the reader's thread, before it reads).
-    private func start(_ opened: PlayerReader.OpenedFacts, reader: PlayerReader) -> Result<PlayerMediaInfo, MediaError> {
+    private func start(_ opened: PlayerReader.OpenedFacts, reader: PlayerReader) -> Result<PlayerMediaInfo, MediaError>
+    {
         let facts = opened.facts
         state.withLock { s in
             s.reader = reader   // (also set by load, which may not have run yet)
@@ -77,8 +78,10 @@ public final class FilePlayback: PlayerPipeline, Sendable {
         if (facts.kind == .audioOnly && facts.coverPicture == nil) || facts.kind == .nothing, !facts.isText {
             if let e = facts.emptiness(path: path) { return .failure(e) }
             if facts.kind == .audioOnly { startSound(facts, reader: reader, positionsReader: true) }
-            return .success(PlayerMediaInfo(start: facts.start, duration: facts.durationKind == .known ? facts.duration : .indefinite,
-                                            hasVideo: false, chapters: facts.chapters, hasAudio: !facts.audioStreams.isEmpty))
+            return .success(
+                PlayerMediaInfo(
+                    start: facts.start, duration: facts.durationKind == .known ? facts.duration : .indefinite,
+                    hasVideo: false, chapters: facts.chapters, hasAudio: !facts.audioStreams.isEmpty))
         }
         let source: VideoSource
         do {
@@ -102,19 +105,24 @@ public final class FilePlayback: PlayerPipeline, Sendable {
         let (dw, dh) = VideoInfo.displaySize(width: stream.width, height: stream.height, sar: stream.sampleAspectRatio,
                                              rotation: stream.orientation.rotation)
         let rate = stream.averageFrameRate.num > 0 ? stream.averageFrameRate : stream.frameRate
-        let frameDuration = rate.num > 0 && rate.den > 0 ? MediaTime(value: Int64(rate.den), timescale: rate.num) : MediaTime.invalid
+        let frameDuration =
+            rate.num > 0 && rate.den > 0 ? MediaTime(value: Int64(rate.den), timescale: rate.num) : MediaTime.invalid
         // A still image is a picture with a zero-length timeline: shown, and "ended" at once. A cover picture is shown
         // for the length of the sound.
         let coverArt = source.isStill && facts.kind == .audioOnly
         let duration = coverArt ? (facts.durationKind == .known ? facts.duration : .indefinite)
             : source.isStill ? MediaTime.zero : (source.duration.isNumeric ? source.duration : .indefinite)
-        return .success(PlayerMediaInfo(start: coverArt ? facts.start : source.start, duration: duration, hasVideo: true,
-                                        displayWidth: dw, displayHeight: dh, frameDuration: frameDuration,
-                                        chapters: facts.chapters, hasAudio: !facts.audioStreams.isEmpty))
+        return .success(
+            PlayerMediaInfo(
+                start: coverArt ? facts.start : source.start, duration: duration, hasVideo: true,
+                displayWidth: dw, displayHeight: dh, frameDuration: frameDuration,
+                chapters: facts.chapters, hasAudio: !facts.audioStreams.isEmpty))
     }
 
     /// Starts the sound chain on the chosen audio stream (when sound was asked for).
-    private func startSound(_ facts: MediaFacts, reader: PlayerReader, positionsReader: Bool, options: SoundOptions? = nil) {
+    private func startSound(
+        _ facts: MediaFacts, reader: PlayerReader, positionsReader: Bool, options: SoundOptions? = nil
+    ) {
         guard let options = options ?? soundOptions else { return }
         let sound = SoundChain(path: path, options: options, clock: clock)
         sound.start(facts: facts, reader: reader, positionsReader: positionsReader)
@@ -132,7 +140,9 @@ public final class FilePlayback: PlayerPipeline, Sendable {
     }
 
     /// The newest decoded frame at or before `time`; older ones are dropped and counted.
-    public func takeFrame(atOrBefore time: MediaTime) -> VideoFrame? { state.withLock { $0.video }?.takeFrame(atOrBefore: time) }
+    public func takeFrame(atOrBefore time: MediaTime) -> VideoFrame? {
+        state.withLock { $0.video }?.takeFrame(atOrBefore: time)
+    }
 
     /// The size frames are scaled to from now on (the display area); 0×0 stops decoding pictures.
     public func setOutputSize(width: Int, height: Int) {
@@ -147,7 +157,9 @@ public final class FilePlayback: PlayerPipeline, Sendable {
     public var frameStatistics: (shown: Int, dropped: Int) { state.withLock { $0.video }?.frameStatistics ?? (0, 0) }
 
     /// Seeks whose picture was decoded, and seeks served from the preview cache.
-    public var previewStatistics: (decoded: Int, fromCache: Int) { state.withLock { $0.video }?.previewStatistics ?? (0, 0) }
+    public var previewStatistics: (decoded: Int, fromCache: Int) {
+        state.withLock { $0.video }?.previewStatistics ?? (0, 0)
+    }
 
     /// How reading the file goes: a server waited for or gone, the file cut short or deleted.
     public var readingStatus: ReadingStatus { state.withLock { $0.reader }?.readingStatus ?? .fine }
@@ -177,14 +189,18 @@ public final class FilePlayback: PlayerPipeline, Sendable {
         video?.close()
         sound?.close()
         reader?.close()
-        for chain in state.withLock({ s in defer { s.subtitleChains.removeAll() }; return Array(s.subtitleChains.values) }) { chain.close() }
+        for chain in state.withLock({ s in
+            defer { s.subtitleChains.removeAll() }; return Array(s.subtitleChains.values)
+        }) { chain.close() }
     }
 
     // MARK: - Subtitles
 
     /// The tracks: the file's decodable subtitle streams, the subtitle files beside it, then those given.
     private func setUpSubtitles(_ facts: MediaFacts, info: PlayerMediaInfo) {
-        let streams = facts.subtitleStreams.filter(\.hasDecoder).map { SubtitleTrack(source: .stream($0.index), info: SubtitleInfo(stream: $0)) }
+        let streams = facts.subtitleStreams.filter(\.hasDecoder).map {
+            SubtitleTrack(source: .stream($0.index), info: SubtitleInfo(stream: $0))
+        }
         let beside = SubtitleTrack.sidecars(for: path).map { SubtitleTrack.file($0, beside: path) }
         let given = subtitleFiles.map { SubtitleTrack.file($0, beside: path) }
         state.withLock { s in
@@ -207,7 +223,8 @@ public final class FilePlayback: PlayerPipeline, Sendable {
             case .file(let file): source = .file(file)
             case .stream(let index):
                 guard let stream = s.reader?.stream(index) else { return nil }
-                // (A local Matroska or MP4 file reads one stream's packets alone cheaply: the container skips the rest.)
+                // (A local Matroska or MP4 file reads one stream's packets alone cheaply: the container skips the
+                // rest.)
                 let container = s.facts?.container ?? ""
                 let scans = !Demuxer.isURL(path) && (container.hasPrefix("matroska") || container.hasPrefix("mov,"))
                 source = .stream(stream, index: index, scan: scans ? path : nil)

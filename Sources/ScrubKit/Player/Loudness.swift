@@ -30,7 +30,9 @@ public enum Loudness {
             let stop = Locked(false)
             continuation.onTermination = { _ in stop.withLock { $0 = true } }
             NamedThread.start("scrubkit.loud") {
-                scan(path, count: max(1, count), streamNumber: streamNumber, stopped: { stop.withLock { $0 } }) { continuation.yield($0) }
+                scan(path, count: max(1, count), streamNumber: streamNumber, stopped: { stop.withLock { $0 } }) {
+                    continuation.yield($0)
+                }
                 continuation.finish()
             }
         }
@@ -41,12 +43,20 @@ public enum Loudness {
     public static func isScannedWhole(_ path: String) -> Bool { !Demuxer.isURL(path) }
 
     /// Decodes the sound once (down-mixed to mono) and hands out each bucket as soon as the sound passes its end.
-    static func scan(_ path: String, count: Int, streamNumber: Int? = nil, stopped: @Sendable () -> Bool, yield: (LoudnessBucket) -> Void) {
-        guard let opened = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)) else { return }
+    static func scan(
+        _ path: String, count: Int, streamNumber: Int? = nil, stopped: @Sendable () -> Bool,
+        yield: (LoudnessBucket) -> Void
+    ) {
+        guard let opened = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)) else {
+            return
+        }
         let facts = opened.facts
         guard let stream = facts.audioStream(number: streamNumber).stream, facts.durationKind == .known,
-              facts.duration > .zero else { return }
-        guard let decoding = try? StreamDecoder(opened.demuxer, stream: stream, path: path, threading: .single) else { return }
+            facts.duration > .zero
+        else { return }
+        guard let decoding = try? StreamDecoder(opened.demuxer, stream: stream, path: path, threading: .single) else {
+            return
+        }
         // At the stream's own rate: resampling would smear a loud onset into the quiet before it (filter ringing).
         let rate = stream.sampleRate > 0 ? stream.sampleRate : 48_000
         let converter = AudioConverter(rate: rate, channels: 1)
@@ -54,8 +64,11 @@ public enum Loudness {
         var current = 0, peak = 0, sumSquares = 0.0, samples = 0
         func emit() {
             let rms = samples > 0 ? (sumSquares / Double(samples)).squareRoot() / 32768 : 0
-            yield(LoudnessBucket(index: current, start: start + MediaTime(seconds: Double(current) * length, preferredTimescale: 1000),
-                                 peak: Double(peak) / 32768, rms: rms))
+            yield(
+                LoudnessBucket(
+                    index: current,
+                    start: start + MediaTime(seconds: Double(current) * length, preferredTimescale: 1000),
+                    peak: Double(peak) / 32768, rms: rms))
             current += 1
             (peak, sumSquares, samples) = (0, 0, 0)
         }
@@ -139,7 +152,9 @@ public final class LoudnessMeter: Sendable {
 
     private func bucket(_ s: State) -> LoudnessBucket? {
         guard s.current >= 0 else { return nil }
-        return LoudnessBucket(index: s.current, start: s.start + MediaTime(seconds: Double(s.current) * s.length, preferredTimescale: 1000),
-                              peak: Double(s.peak) / 32768, rms: (s.sumSquares / Double(s.samples)).squareRoot() / 32768)
+        return LoudnessBucket(
+            index: s.current,
+            start: s.start + MediaTime(seconds: Double(s.current) * s.length, preferredTimescale: 1000),
+            peak: Double(s.peak) / 32768, rms: (s.sumSquares / Double(s.samples)).squareRoot() / 32768)
     }
 }

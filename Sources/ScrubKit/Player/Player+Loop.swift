@@ -9,7 +9,11 @@ extension Player {
         get { core.sync { _loopRange } }
         set {
             core.sync {
-                if let r = newValue, r.start.isNumeric, r.end.isNumeric, r.end > r.start { _loopRange = r } else { _loopRange = nil }
+                if let r = newValue, r.start.isNumeric, r.end.isNumeric, r.end > r.start {
+                    _loopRange = r
+                } else {
+                    _loopRange = nil
+                }
                 scheduleWake()
             }
         }

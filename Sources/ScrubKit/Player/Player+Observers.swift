@@ -21,9 +21,13 @@ extension Player {
 
     /// Calls `block` on `queue` when normal playback crosses one of `times` (not on seeks).
     /// Throws when `times` is empty.
-    public func addBoundaryTimeObserver(forTimes times: [MediaTime], queue: DispatchQueue? = nil,
-                                        using block: @escaping @Sendable (MediaTime) -> Void) throws -> TimeObserverToken {
-        guard !times.isEmpty else { throw MediaError(.invalidRequest, path: "player", "a boundary time observer needs at least one time") }
+    public func addBoundaryTimeObserver(
+        forTimes times: [MediaTime], queue: DispatchQueue? = nil,
+        using block: @escaping @Sendable (MediaTime) -> Void
+    ) throws -> TimeObserverToken {
+        guard !times.isEmpty else {
+            throw MediaError(.invalidRequest, path: "player", "a boundary time observer needs at least one time")
+        }
         let mailbox = ObserverMailbox(queue: queue ?? DispatchQueue(label: "scrubkit.player.observer"), block: block)
         return core.sync {
             nextObserverID += 1
@@ -34,7 +38,9 @@ extension Player {
     }
 
     /// Calls `block` on `queue` with the end time each time playback reaches the end of the media.
-    public func addEndOfMediaObserver(queue: DispatchQueue? = nil, using block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
+    public func addEndOfMediaObserver(
+        queue: DispatchQueue? = nil, using block: @escaping @Sendable (MediaTime) -> Void
+    ) -> TimeObserverToken {
         let mailbox = ObserverMailbox(queue: queue ?? callbackQueue, block: block)
         return core.sync {
             nextObserverID += 1
@@ -55,7 +61,9 @@ extension Player {
     /// Periodic times as an async sequence (newest kept when the consumer is slow); ends when cancelled.
     public func periodicTimes(forInterval interval: MediaTime) -> AsyncStream<MediaTime> {
         AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let token = addPeriodicTimeObserver(forInterval: interval, queue: DispatchQueue(label: "scrubkit.player.stream")) {
+            let token = addPeriodicTimeObserver(
+                forInterval: interval, queue: DispatchQueue(label: "scrubkit.player.stream")
+            ) {
                 continuation.yield($0)
             }
             continuation.onTermination = { [weak self] _ in self?.removeTimeObserver(token) }
@@ -79,7 +87,9 @@ extension Player {
             for o in periodic.values where !atEnd {   // at the end, reachedEnd posts the end time once
                 let k = t.floorDivided(by: o.interval)
                 if k > from.floorDivided(by: o.interval) {
-                    o.mailbox.post(o.interval.multiplied(byRatio: Int32(clamping: k), divisor: 1).convertScale(o.interval.timescale))
+                    o.mailbox.post(
+                        o.interval.multiplied(byRatio: Int32(clamping: k), divisor: 1).convertScale(
+                            o.interval.timescale))
                 }
             }
             for b in boundaries.values {

@@ -8,7 +8,8 @@ extension Player {
     /// How long keys must rest before a jump is made exact.
     public static let settleDelay = 0.2
 
-    /// A jump by `seconds` from the current time (←/→, ↑/↓): loose at once and, when `exact`, exact once the keys rest
+    /// A jump by `seconds` from the current time (←/→, ↑/↓): loose at once and, when `exact`, exact once the
+    /// keys rest
     /// for ``settleDelay``.
     public func jump(by seconds: Double, exact: Bool) {
         core.sync {
@@ -37,7 +38,8 @@ extension Player {
                 let span = seekableSpanNow()
                 guard span.isNumeric, span > .zero else { return }
                 let start = info.start.isNumeric ? info.start : .zero
-                startSeek(start + MediaTime(seconds: span.seconds * fraction, preferredTimescale: 1000), .zero, .zero, nil)
+                startSeek(
+                    start + MediaTime(seconds: span.seconds * fraction, preferredTimescale: 1000), .zero, .zero, nil)
                 return
             }
             scrubLoosely(toFraction: fraction, exactAfter: true)
@@ -56,8 +58,9 @@ extension Player {
         core.sync {
             let t = now()
             let start = info?.start ?? .zero
-            return PlayerSnapshot(time: t, start: start, duration: info?.duration ?? .indefinite, seekableSpan: seekableSpanNow(),
-                                  rate: _rate, isSeeking: seeking, frame: takingFrame ? pipeline.takeFrame(atOrBefore: t) : nil)
+            return PlayerSnapshot(
+                time: t, start: start, duration: info?.duration ?? .indefinite, seekableSpan: seekableSpanNow(),
+                rate: _rate, isSeeking: seeking, frame: takingFrame ? pipeline.takeFrame(atOrBefore: t) : nil)
         }
     }
 
@@ -69,7 +72,8 @@ extension Player {
         scheduleWake()
     }
 
-    /// Makes the last jump exact once the keys have rested (called by the clock's wake-up and on every read of the time).
+    /// Makes the last jump exact once the keys have rested (called by the clock's wake-up and on every read of the
+    /// time).
     func settleIfDue() {
         guard let s = scrubbing.settle, clock.now() >= s.at else { return }
         scrubbing.settle = nil

@@ -9,7 +9,8 @@ import MediaTime
 ///
 /// All state lives on one serial queue; public calls are synchronous and thread-safe. Callbacks (seek
 /// completions, end of media) run on `callbackQueue`; observers on their own serial queues.
-public final class Player: @unchecked Sendable {   // unchecked: all mutable state is touched only on the serial queue `core`
+// unchecked: all mutable state is touched only on the serial queue `core`
+public final class Player: @unchecked Sendable {
     /// Readiness, as AVPlayerItem.Status.
     public enum Status: Sendable, Equatable {
         case unknown, readyToPlay, failed(MediaError)
@@ -78,9 +79,12 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
     /// A player decoding `path` with FFmpeg, playing its sound as `sound` says (the default: the PulseAudio server's
     /// default sink; nil: silent), offering `subtitleFiles` besides the file's own subtitles and those beside it.
     /// Without a sound server the picture plays on the monotonic clock.
-    public convenience init(path: String, clock: MediaClock = SystemClock(), sound: SoundOptions? = SoundOptions(),
-                            subtitleFiles: [String] = []) {
-        self.init(pipeline: FilePlayback(path: path, sound: sound, subtitleFiles: subtitleFiles, clock: clock), clock: clock)
+    public convenience init(
+        path: String, clock: MediaClock = SystemClock(), sound: SoundOptions? = SoundOptions(),
+        subtitleFiles: [String] = []
+    ) {
+        self.init(
+            pipeline: FilePlayback(path: path, sound: sound, subtitleFiles: subtitleFiles, clock: clock), clock: clock)
     }
 
     deinit { pipeline.close() }
@@ -235,7 +239,9 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         let changed = (newRate == 0) != (_rate == 0)
         if newRate > 0 { defaultRate = newRate }
         // Playing at the end of a paused-at-end item starts over.
-        if newRate > 0, let end, anchorMedia >= end, let info { anchorMedia = info.start.isNumeric ? info.start : .zero }
+        if newRate > 0, let end, anchorMedia >= end, let info {
+            anchorMedia = info.start.isNumeric ? info.start : .zero
+        }
         _rate = newRate
         lastReported = anchorMedia
         if changed || newRate > 0 { postPeriodic(anchorMedia) }
@@ -243,8 +249,10 @@ public final class Player: @unchecked Sendable {   // unchecked: all mutable sta
         scheduleWake()
     }
 
-    func startSeek(_ requested: MediaTime, _ before: MediaTime, _ after: MediaTime, _ completion: (@Sendable (Bool) -> Void)?,
-                           internal internalCompletion: ((Bool) -> Void)? = nil) {
+    func startSeek(
+        _ requested: MediaTime, _ before: MediaTime, _ after: MediaTime, _ completion: (@Sendable (Bool) -> Void)?,
+        internal internalCompletion: ((Bool) -> Void)? = nil
+    ) {
         guard case .readyToPlay = _status, requested.isValid else {
             if let completion { callbackQueue.async { completion(false) } }
             internalCompletion?(false)

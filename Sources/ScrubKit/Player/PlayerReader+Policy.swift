@@ -19,7 +19,8 @@ extension PlayerReader {
     /// Where playback is, as the chains show it: the furthest presentation time the picture's or a sound's chain has
     /// taken since the last move (also when not played now: a picture decoded only where a seek lands), else where the
     /// reading started after it (seconds; nil before anything was read). Each chain takes only a little ahead of what
-    /// is shown or heard — the picture's six frames, the sound's output buffer; after a gap the sound's chain looks at
+    /// is shown or heard — the picture's six frames, the sound's output buffer; after a gap the sound's chain looks
+    /// at
     /// its next packet's time before taking it (``nextTimestamp(_:)``). Subtitles' chains take what comes as it comes:
     /// they say nothing of where playback is.
     static func position(_ s: State) -> Double? {

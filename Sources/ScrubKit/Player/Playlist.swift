@@ -42,8 +42,13 @@ public struct Playlist: Sendable, Equatable {
     }
 
     /// Extensions a folder's files are played for: videos and sound (stills are left out: they have no timeline).
-    public static let playableExtensions: Set<String> = BatchInputs.mediaExtensions.subtracting(BatchInputs.imageExtensions)
-        .union(["gif", "apng", "mp3", "m4a", "m4b", "aac", "flac", "ogg", "oga", "opus", "wav", "wma", "mka", "ac3", "eac3", "dts", "aiff", "aif", "ape", "wv", "caf"])
+    public static let playableExtensions: Set<String> = BatchInputs.mediaExtensions.subtracting(
+        BatchInputs.imageExtensions
+    )
+    .union([
+        "gif", "apng", "mp3", "m4a", "m4b", "aac", "flac", "ogg", "oga", "opus", "wav", "wma", "mka", "ac3", "eac3",
+        "dts", "aiff", "aif", "ape", "wv", "caf",
+    ])
 
     /// The entries `operands` name: a file or URL as given; a folder's playable files (hidden ones left out) in
     /// natural order, with its subfolders' after them when `recursive`; an `.m3u`/`.m3u8` list's entries (comments
@@ -61,7 +66,9 @@ public struct Playlist: Sendable, Equatable {
         if isDirectory.boolValue {
             let files = BatchInputs.walk(operand, recursive: recursive, extensions: playableExtensions, order: .natural)
             guard !files.isEmpty else {
-                throw MediaError(.invalidRequest, path: operand, "holds no files to play" + (recursive ? "" : " (--recursive looks in its folders)"))
+                throw MediaError(
+                    .invalidRequest, path: operand,
+                    "holds no files to play" + (recursive ? "" : " (--recursive looks in its folders)"))
             }
             return files
         }

@@ -20,7 +20,8 @@ final class QueuedStream: PacketSource, Sendable {
     func makeDecoder(streamIndex: Int, threading: DecoderThreading, lowres: Int, maxPixels: Int) throws -> Decoder {
         // (The demuxer's own, made from the stream's parameters on the reader's thread, where the demuxer lives.)
         let made = try reader.perform(moves: false) { d in
-            UncheckedBox(try d.makeDecoder(streamIndex: streamIndex, threading: threading, lowres: lowres, maxPixels: maxPixels))
+            UncheckedBox(
+                try d.makeDecoder(streamIndex: streamIndex, threading: threading, lowres: lowres, maxPixels: maxPixels))
         }
         return made.value
     }
@@ -55,9 +56,13 @@ final class QueuedStream: PacketSource, Sendable {
 
     var seeksKeyframesByScanning: Bool { (try? reader.perform(moves: false) { $0.seeksKeyframesByScanning }) ?? false }
 
-    func lastKeyframe(streamIndex: Int, atOrBefore timestamp: Int64, maxPackets: Int) throws -> (position: Int64, timestamp: Int64)? {
+    func lastKeyframe(
+        streamIndex: Int, atOrBefore timestamp: Int64, maxPackets: Int
+    ) throws -> (position: Int64, timestamp: Int64)? {
         // (It reads packets forward to find it: the read position moves.)
-        try reader.perform(moves: true) { try $0.lastKeyframe(streamIndex: streamIndex, atOrBefore: timestamp, maxPackets: maxPackets) }
+        try reader.perform(moves: true) {
+            try $0.lastKeyframe(streamIndex: streamIndex, atOrBefore: timestamp, maxPackets: maxPackets)
+        }
     }
 
     func indexedKeyframe(streamIndex: Int, atOrBefore time: MediaTime) -> MediaTime? {

@@ -26,8 +26,12 @@ extension SoundChain {
 
     /// Applies `gain` to the first `count` frames of `chunk`, the take's frames `position ..< position + count`, with
     /// `fade` frames of fade-in at the take's start and of fade-out before the end of a snippet of `snippetLength`.
-    static func shape(_ chunk: inout [Int16], channels: Int, position: Int, count: Int, gain: Double, fade: Int, snippetLength: Int?) {
-        guard gain != 1 || position < fade || snippetLength.map({ position + count > $0 - fade }) == true else { return }
+    static func shape(
+        _ chunk: inout [Int16], channels: Int, position: Int, count: Int, gain: Double, fade: Int, snippetLength: Int?
+    ) {
+        guard gain != 1 || position < fade || snippetLength.map({ position + count > $0 - fade }) == true else {
+            return
+        }
         for i in 0..<count {
             var g = gain
             let p = position + i

@@ -76,15 +76,21 @@ extension SoundChain {
                         output = try options.open(rate, channels, options)
                         state.withLock { $0.hasOutput = true }
                     }
-                    if decoding == nil { decoding = try StreamDecoder(packets, stream: stream, path: path, threading: .single) }
+                    if decoding == nil {
+                        decoding = try StreamDecoder(packets, stream: stream, path: path, threading: .single)
+                    }
                 } catch {
                     fail("\(error)")
                     return
                 }
                 output?.flush()
                 packets.setPlayed(true)
-                begin(&take, serial: currentSerial, at: from, snippet: snippet, tempo: tempo, pitch: pitch, rate: rate, channels: channels)
-                reposition(decoding!, packets: packets, stream: stream, facts: facts, at: take.skipUntil, positionsReader: positionsReader)
+                begin(
+                    &take, serial: currentSerial, at: from, snippet: snippet, tempo: tempo, pitch: pitch, rate: rate,
+                    channels: channels)
+                reposition(
+                    decoding!, packets: packets, stream: stream, facts: facts, at: take.skipUntil,
+                    positionsReader: positionsReader)
                 take.converter.reset()
             }
             guard let decoding, let out = output else { continue }
@@ -134,7 +140,9 @@ extension SoundChain {
     private func reposition(_ decoding: StreamDecoder, packets: QueuedStream, stream: StreamFacts, facts: MediaFacts,
                             at time: MediaTime, positionsReader: Bool) {
         let lead = time - MediaTime(value: 1, timescale: 2)
-        if let ts = lead.pts(timeBase: stream.timeBase, method: .roundTowardNegativeInfinity), packets.reposition(at: ts) {
+        if let ts = lead.pts(timeBase: stream.timeBase, method: .roundTowardNegativeInfinity),
+            packets.reposition(at: ts)
+        {
             decoding.restart()
         } else if positionsReader {
             decoding.position(at: lead, start: facts.start)
@@ -209,13 +217,18 @@ extension SoundChain {
 
     /// Places `samples` (starting at `startTime`) in the take, stretches and shapes them, writes them to `out` and
     /// notes for the clock the media time just after them. False when the sound failed (the thread ends).
-    private func write(_ samples: [Int16], at startTime: MediaTime, take: inout Take, to out: SoundOutput, rate: Int, channels: Int) -> Bool {
+    private func write(
+        _ samples: [Int16], at startTime: MediaTime, take: inout Take, to out: SoundOutput, rate: Int, channels: Int
+    ) -> Bool {
         let (volume, muted) = state.withLock { ($0.volume, $0.muted) }
         let converted = take.converter.rate
         options.meter?.measure(samples, channels: channels, rate: converted, at: startTime)   // (media time: any speed)
         // (Samples before the take's time or already played are dropped; a late queue is led by silence.)
-        guard let placed = SoundChain.placed(samples, channels: channels, rate: converted, start: startTime, expected: take.skipUntil,
-                                             maximumSilence: converted * 2) else { return true }
+        guard
+            let placed = SoundChain.placed(
+                samples, channels: channels, rate: converted, start: startTime, expected: take.skipUntil,
+                maximumSilence: converted * 2)
+        else { return true }
         var chunk = placed.chunk
         let start = placed.start
         take.skipUntil = placed.next
@@ -225,9 +238,10 @@ extension SoundChain {
         var n = chunk.count / channels
         if let length = take.snippetLength { n = min(n, length - take.position) }
         if chunk.count != n * channels { chunk.removeLast(chunk.count - n * channels) }
-        let fade = rate / 100   // 10 ms of fade-in at each start (and fade-out at a snippet's end): no clicks
-        SoundChain.shape(&chunk, channels: channels, position: take.position, count: n, gain: muted ? 0 : volume, fade: fade,
-                         snippetLength: take.snippetLength)
+        let fade = rate / 100  // 10 ms of fade-in at each start (and fade-out at a snippet's end): no clicks
+        SoundChain.shape(
+            &chunk, channels: channels, position: take.position, count: n, gain: muted ? 0 : volume, fade: fade,
+            snippetLength: take.snippetLength)
         take.position += n
         let serial = take.serial
         if let length = take.snippetLength, take.position >= length {
@@ -247,7 +261,8 @@ extension SoundChain {
         // gaps); at another speed from the take's start and the samples written, each `tempo / rate` seconds.
         let end = take.tempo == 1
             ? start + MediaTime(value: Int64(n), timescale: Int32(rate))
-            : take.takeStart + MediaTime(seconds: Double(take.position) * take.tempo / Double(rate), preferredTimescale: Int32(rate))
+            : take.takeStart
+                + MediaTime(seconds: Double(take.position) * take.tempo / Double(rate), preferredTimescale: Int32(rate))
         // (Asked here, on the sound thread, outside the lock: libpulse may wait for fresh timing data.)
         let latency = out.latency ?? Double(options.bufferMilliseconds) / 1000
         let at = clock.now()

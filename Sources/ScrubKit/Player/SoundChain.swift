@@ -86,7 +86,9 @@ final class SoundChain: Sendable {
         start(time, snippet: seconds)
     }
 
-    private func start(_ time: MediaTime?, snippet: Double?, tempo: Double = 1, pitch: AudioTimePitchAlgorithm = .timeDomain) {
+    private func start(
+        _ time: MediaTime?, snippet: Double?, tempo: Double = 1, pitch: AudioTimePitchAlgorithm = .timeDomain
+    ) {
         let now = clock.now()
         state.withLock { s in
             s.serial += 1
@@ -104,7 +106,8 @@ final class SoundChain: Sendable {
     /// samples and never plays them must not freeze the picture).
     static let startLimit = 2.5
 
-    /// The media time heard at `now` on the player's clock: the end of what was written minus the latency measured after that
+    /// The media time heard at `now` on the player's clock: the end of what was written minus the latency measured
+    /// after that
     /// write, less the time since (what was queued has been playing meanwhile), never past what was written. While a
     /// take starts (nothing written yet) it is the take's start: the player holds there until sound comes. Nil when no
     /// sound is coming out (none, silent, failed, a take that never started): then the player's own clock rules.

@@ -32,8 +32,12 @@ public struct SoundOptions: Sendable {
     public var open: @Sendable (_ rate: Int, _ channels: Int, _ options: SoundOptions) throws -> SoundOutput
 
     /// Sound on the PulseAudio server (`PULSE_SERVER`, else the user's; PipeWire desktops serve the same protocol).
-    public init(server: String? = nil, device: String? = nil, streamNumber: Int? = nil, bufferMilliseconds: Int = 150, offset: Double = 0,
-                open: @escaping @Sendable (_ rate: Int, _ channels: Int, _ options: SoundOptions) throws -> SoundOutput = SoundOptions.pulseAudio) {
+    public init(
+        server: String? = nil, device: String? = nil, streamNumber: Int? = nil, bufferMilliseconds: Int = 150,
+        offset: Double = 0,
+        open: @escaping @Sendable (_ rate: Int, _ channels: Int, _ options: SoundOptions) throws -> SoundOutput =
+            SoundOptions.pulseAudio
+    ) {
         self.server = server
         self.device = device
         self.streamNumber = streamNumber
@@ -45,8 +49,10 @@ public struct SoundOptions: Sendable {
     /// Opens a PulseAudio playback stream (libpulse is loaded now, not at start-up).
     public static func pulseAudio(rate: Int, channels: Int, options: SoundOptions) throws -> SoundOutput {
         do {
-            return PulseSoundOutput(try PulseOutput(server: options.server, appName: "scrubkit", device: options.device, rate: rate, channels: channels,
-                                                    bufferMilliseconds: options.bufferMilliseconds))
+            return PulseSoundOutput(
+                try PulseOutput(
+                    server: options.server, appName: "scrubkit", device: options.device, rate: rate, channels: channels,
+                    bufferMilliseconds: options.bufferMilliseconds))
         } catch let e as PulseOutput.Unavailable {
             throw SoundUnavailable(description: "no sound server: \(e.description)")
         }

@@ -12,17 +12,21 @@ extension VideoChain {
     static func stillPictures(of source: VideoSource) -> (@Sendable (_ width: Int, _ height: Int) throws -> RGBImage)? {
         guard source.isStill, case let path = source.path, let head = MediaOpener.head(path) else { return nil }
         @Sendable func picture(_ width: Int, _ height: Int) throws -> RGBImage? {
-            let request = StillRequest(maximumSize: .box(width: width, height: height), allowsUpscaling: true, appliesOrientation: true,
-                                       allowsShrinkOnLoad: true, pixelLimit: MediaInspector.defaultPixelLimit)
+            let request = StillRequest(
+                maximumSize: .box(width: width, height: height), allowsUpscaling: true, appliesOrientation: true,
+                allowsShrinkOnLoad: true, pixelLimit: MediaInspector.defaultPixelLimit)
             guard let still = try MediaOpener.still(path, head: head, request: request) else { return nil }
             let image = still.thumbnail.image
             // Exactly the size asked for: the caller's layout owns the geometry.
-            return (image.width, image.height) == (width, height) ? image : try image.resized(width: width, height: height)
+            return (image.width, image.height) == (width, height)
+                ? image : try image.resized(width: width, height: height)
         }
         // (Asked once small, which costs little with shrink-on-load: whether its decoder takes the file at all.)
         guard (try? picture(64, 64)) != nil else { return nil }
         return { width, height in
-            guard let image = try picture(width, height) else { throw MediaError(.decodeFailed, path: path, "the picture cannot be decoded") }
+            guard let image = try picture(width, height) else {
+                throw MediaError(.decodeFailed, path: path, "the picture cannot be decoded")
+            }
             return image
         }
     }

@@ -67,7 +67,9 @@ final class VideoChain: Sendable {
             if let picture = VideoChain.stillPictures(of: unsafeSource) {
                 VideoChain.runStill(picture, start: unsafeSource.start, shared: shared, inbox: inbox)
             } else {
-                VideoChain.run(source: unsafeSource, packets: packets, shared: shared, previews: previews, path: path, inbox: inbox)
+                VideoChain.run(
+                    source: unsafeSource, packets: packets, shared: shared, previews: previews, path: path, inbox: inbox
+                )
             }
         }
         worker.submit(SeekRequest(time: source.start, before: .zero, after: .zero, done: { _ in }))
@@ -75,9 +77,13 @@ final class VideoChain: Sendable {
 
     /// Positions at `time` within the tolerances (from the preview cache when it has the picture); a newer seek
     /// supersedes this one, whose `done` then gets nil.
-    func seek(to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime, _ done: @escaping @Sendable (MediaTime?) -> Void) {
+    func seek(
+        to time: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime,
+        _ done: @escaping @Sendable (MediaTime?) -> Void
+    ) {
         let size = shared.withLock { ($0.outputWidth, $0.outputHeight) }
-        let hit = previews.value(for: PreviewKey(time: time, before: toleranceBefore, after: toleranceAfter, width: size.0, height: size.1))
+        let hit = previews.value(
+            for: PreviewKey(time: time, before: toleranceBefore, after: toleranceAfter, width: size.0, height: size.1))
         let (superseded, generation) = shared.withLock { s -> ((@Sendable (MediaTime?) -> Void)?, Int) in
             let old = s.unlanded
             s.generation += 1
@@ -94,10 +100,15 @@ final class VideoChain: Sendable {
         }
         superseded?(nil)
         if let hit {
-            worker.submit(SeekRequest(time: hit.time, before: .zero, after: .zero, done: { _ in }, positionOnly: true, generation: generation))
+            worker.submit(
+                SeekRequest(
+                    time: hit.time, before: .zero, after: .zero, done: { _ in }, positionOnly: true,
+                    generation: generation))
             done(hit.time)
         } else {
-            worker.submit(SeekRequest(time: time, before: toleranceBefore, after: toleranceAfter, done: done, generation: generation))
+            worker.submit(
+                SeekRequest(
+                    time: time, before: toleranceBefore, after: toleranceAfter, done: done, generation: generation))
         }
     }
 
@@ -132,25 +143,34 @@ final class VideoChain: Sendable {
     var frameStatistics: (shown: Int, dropped: Int) { shared.withLock { ($0.shown, $0.dropped) } }
 
     /// Seeks whose picture was decoded, and seeks served from the preview cache.
-    var previewStatistics: (decoded: Int, fromCache: Int) { shared.withLock { ($0.previewsDecoded, $0.previewsFromCache) } }
+    var previewStatistics: (decoded: Int, fromCache: Int) {
+        shared.withLock { ($0.previewsDecoded, $0.previewsFromCache) }
+    }
 
     /// Stops the thread for good (it frees its FFmpeg state on its way out).
     func close() { worker.close() }
 
     // MARK: - The chain's thread
 
-    private static func run(source: VideoSource, packets: QueuedStream, shared: Locked<Shared>, previews: MemoryCache<PreviewKey, VideoFrame>,
-                            path: String, inbox: LatestRequestWorker<SeekRequest>.Inbox) {
-        guard let extractor = try? FrameExtractor(source: source, threading: .frame(min(2, ProcessInfo.processInfo.activeProcessorCount)),
-                                                  lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit, packets: packets) else { return }
+    private static func run(
+        source: VideoSource, packets: QueuedStream, shared: Locked<Shared>,
+        previews: MemoryCache<PreviewKey, VideoFrame>,
+        path: String, inbox: LatestRequestWorker<SeekRequest>.Inbox
+    ) {
+        guard
+            let extractor = try? FrameExtractor(
+                source: source, threading: .frame(min(2, ProcessInfo.processInfo.activeProcessorCount)),
+                lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit, packets: packets)
+        else { return }
         let facts = source.stream
         let scaler = Scaler()
         /// The found frame as a picture for a `size` display area, queued unless a newer seek came meanwhile.
         func queue(_ found: FrameExtractor.Found, size: (Int, Int), generation: Int) throws -> VideoFrame? {
             guard size.0 > 0 && size.1 > 0 else { return nil }
             // Exactly the size asked for: the caller's layout owns the geometry (no second fit with other rounding).
-            let (img, _) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
-                                                   allowsUpscaling: true, appliesTransform: true, exactSize: size, path: path)
+            let (img, _) = try FramePicture.render(
+                found.frame, facts: facts, scaler: scaler, maximumSize: .box(width: size.0, height: size.1),
+                allowsUpscaling: true, appliesTransform: true, exactSize: size, path: path)
             let frame = VideoFrame(time: found.time, image: img)
             shared.withLock { s in if s.generation == generation { s.frames.append(frame) } }
             return frame
@@ -170,7 +190,10 @@ final class VideoChain: Sendable {
         }
         while true {
             let (generation, size, room, ended) = shared.withLock { s in
-                (s.generation, (s.outputWidth, s.outputHeight), s.frames.count < VideoChain.queueCapacity, s.endOfStream)
+                (
+                    s.generation, (s.outputWidth, s.outputHeight), s.frames.count < VideoChain.queueCapacity,
+                    s.endOfStream
+                )
             }
             let showing = size.0 > 0 && size.1 > 0 && !source.isStill
             if showing && !played && extractor.lastReturned.isNumeric {
@@ -233,8 +256,10 @@ final class VideoChain: Sendable {
         do {
             let found = try extractor.frame(at: r.time, toleranceBefore: r.before, toleranceAfter: r.after)
             if let shown = try queue(found, size, r.generation) {
-                previews.insert(shown, for: PreviewKey(time: r.time, before: r.before, after: r.after, width: size.0, height: size.1),
-                                cost: shown.image.pixels.count)
+                previews.insert(
+                    shown,
+                    for: PreviewKey(time: r.time, before: r.before, after: r.after, width: size.0, height: size.1),
+                    cost: shown.image.pixels.count)
             }
             landed(r, at: found.time, shared: shared)
             // After a keyframe-only seek the decoder was drained: position it for playing on — unless a newer seek is

@@ -37,7 +37,9 @@ final class WebPAnimation: AnimationEncoder {
     }
 
     func add(_ image: RGBImage, at milliseconds: Int) throws { try animation.add(image.pixels, at: milliseconds) }
-    func finish(at milliseconds: Int) throws { try AtomicFile.write(try animation.finish(at: milliseconds), to: output) }
+    func finish(at milliseconds: Int) throws {
+        try AtomicFile.write(try animation.finish(at: milliseconds), to: output)
+    }
     func abandon() {}
 }
 
@@ -77,7 +79,8 @@ final class MP4Animation: AnimationEncoder {
 
     init(output: String, width: Int, height: Int, fps: Int) throws {
         file = TemporaryOutput(output)
-        writer = try VideoWriter(path: file.temporary!, width: width, height: height, fps: Int32(fps), gop: Int32(fps * 2))
+        writer = try VideoWriter(
+            path: file.temporary!, width: width, height: height, fps: Int32(fps), gop: Int32(fps * 2))
     }
 
     func add(_ image: RGBImage, at milliseconds: Int) throws { try writer.append(image.packed) }

@@ -64,7 +64,9 @@ final class FrameSpool {
                 throw MediaError(.writeFailed, path: path, "cannot keep the frames: \(why)")
             }
         }
-        if let failure = FileIO.writeAll(frame, to: fd) { throw MediaError(.writeFailed, path: directory, "cannot keep the frames: \(failure)") }
+        if let failure = FileIO.writeAll(frame, to: fd) {
+            throw MediaError(.writeFailed, path: directory, "cannot keep the frames: \(failure)")
+        }
         onDisk += 1
     }
 

@@ -55,14 +55,21 @@ public struct PreviewReport: Sendable {
 /// memory, then a file); the file is written atomically.
 public enum PreviewMaker {
     /// Writes the preview of `path` to `output` as `options` say.
-    public static func make(_ path: String, to output: String, options: PreviewOptions = PreviewOptions()) throws -> PreviewReport {
+    public static func make(
+        _ path: String, to output: String, options: PreviewOptions = PreviewOptions()
+    ) throws -> PreviewReport {
         try make(path, options: options, output: output)
     }
 
     /// The preview of `path` as a file's bytes (for a batch, which writes and caches its outputs itself); the
     /// report's `output` is empty.
-    public static func render(_ path: String, options: PreviewOptions = PreviewOptions()) throws -> (bytes: [UInt8], report: PreviewReport) {
-        let temporary = FileIO.temporaryPath(beside: FileManager.default.temporaryDirectory.appendingPathComponent("scrubkit-preview.\(options.format.rawValue)").path)
+    public static func render(
+        _ path: String, options: PreviewOptions = PreviewOptions()
+    ) throws -> (bytes: [UInt8], report: PreviewReport) {
+        let temporary = FileIO.temporaryPath(
+            beside: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "scrubkit-preview.\(options.format.rawValue)"
+            ).path)
         defer { FileIO.removeTemporary(temporary) }
         var report = try make(path, options: options, output: temporary)
         guard let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: temporary))) else {
@@ -73,31 +80,42 @@ public enum PreviewMaker {
     }
 
     private static func make(_ path: String, options: PreviewOptions, output: String) throws -> PreviewReport {
-        let sink = PreviewSink(output: output, format: options.format, quality: options.quality, fps: options.framesPerSecond)
+        let sink = PreviewSink(
+            output: output, format: options.format, quality: options.quality, fps: options.framesPerSecond)
         let made: (starts: [MediaTime], frames: Int)
         do {
-            made = try frames(of: path, options: options) { image, n in try sink.add(image, at: n * 1000 / options.framesPerSecond) }
+            made = try frames(of: path, options: options) { image, n in
+                try sink.add(image, at: n * 1000 / options.framesPerSecond)
+            }
         } catch { sink.abandon(); throw error }
         let size = try sink.finish(at: made.frames * 1000 / options.framesPerSecond)
-        return PreviewReport(output: output, excerpts: made.starts, frames: made.frames, seconds: Double(made.frames) / Double(options.framesPerSecond),
-                             width: size.width, height: size.height)
+        return PreviewReport(
+            output: output, excerpts: made.starts, frames: made.frames,
+            seconds: Double(made.frames) / Double(options.framesPerSecond),
+            width: size.width, height: size.height)
     }
 
     /// Every frame of the preview of `path` as `options` say (its excerpts from chosen scenes, in order, one excerpt
     /// decoded at a time) handed to `body` with its number, fitted to `options.maximumSize` — what a preview file
     /// holds, for showing in place (`browse`'s moving tiles). Returns where the excerpts start and how many frames
-    /// there were; `isCancelled` stops it (the scene scan too) between pictures and excerpts. Throws when the file has no video or no frame decodes.
+    /// there were; `isCancelled` stops it (the scene scan too) between pictures and excerpts. Throws when the file has
+    /// no video or no frame decodes.
     public static func frames(of path: String, options: PreviewOptions, isCancelled: @Sendable () -> Bool = { false },
                               _ body: (RGBImage, Int) throws -> Void) throws -> (starts: [MediaTime], frames: Int) {
         guard options.count > 0, options.excerptSeconds > 0, options.framesPerSecond > 0 else {
-            throw MediaError(.invalidRequest, path: path, "a preview needs at least one excerpt, a length and a frame rate")
+            throw MediaError(
+                .invalidRequest, path: path, "a preview needs at least one excerpt, a length and a frame rate")
         }
         let found: (cuts: [SceneCut], scenes: [Scene])
-        do { found = try SceneDetector().detect(in: path, isCancelled: isCancelled) } catch let e as MediaError where e.kind == .noVideo {
+        do { found = try SceneDetector().detect(in: path, isCancelled: isCancelled) } catch let e as MediaError
+            where e.kind == .noVideo
+        {
             throw MediaError(.noVideo, path: path, "no video to preview")
         }
         if isCancelled() { return ([], 0) }
-        guard let first = found.scenes.first, let last = found.scenes.last else { throw MediaError(.noVideo, path: path, "no video to preview") }
+        guard let first = found.scenes.first, let last = found.scenes.last else {
+            throw MediaError(.noVideo, path: path, "no video to preview")
+        }
         let start = first.start, end = last.start + last.duration
         let excerpt = MediaTime(seconds: options.excerptSeconds, preferredTimescale: 1000)
         let starts = excerptStarts(found.scenes, count: options.count, excerpt: excerpt, start: start, end: end)
@@ -109,20 +127,26 @@ public enum PreviewMaker {
         generator.acceptsApproximateFrames = true
         var n = 0
         for s in starts where !isCancelled() {
-            let times = (0..<perExcerpt).map { TimeExpression.absolute(MediaTime.minimum(s + step.multiplied(by: Int32($0)), end)) }
+            let times = (0..<perExcerpt).map {
+                TimeExpression.absolute(MediaTime.minimum(s + step.multiplied(by: Int32($0)), end))
+            }
             for r in try generator.generate(at: times) {
-                guard case .success(let thumb) = r.result else { continue }   // (a damaged stretch: its frames left out)
+                guard case .success(let thumb) = r.result else { continue }  // (a damaged stretch: its frames left out)
                 try body(thumb.image, n)
                 n += 1
             }
         }
-        guard n > 0 || isCancelled() else { throw MediaError(.decodeFailed, path: path, "no frame of the preview could be decoded") }
+        guard n > 0 || isCancelled() else {
+            throw MediaError(.decodeFailed, path: path, "no frame of the preview could be decoded")
+        }
         return (starts, n)
     }
 
     /// Where the excerpts start: in the chosen scenes (their middles, the excerpt centred and kept inside the file),
     /// in time order.
-    static func excerptStarts(_ scenes: [Scene], count: Int, excerpt: MediaTime, start: MediaTime, end: MediaTime) -> [MediaTime] {
+    static func excerptStarts(
+        _ scenes: [Scene], count: Int, excerpt: MediaTime, start: MediaTime, end: MediaTime
+    ) -> [MediaTime] {
         SceneDetector.choose(count, from: scenes).map { scene in
             let centred = scene.middle - excerpt.multiplied(byRatio: 1, divisor: 2)
             let inScene = scene.duration > excerpt ? MediaTime.maximum(centred, scene.start) : scene.start
@@ -153,7 +177,8 @@ private final class PreviewSink {
         let picture = try fitted(image)
         do { try encoder.add(picture, at: milliseconds) } catch {
             abandon()
-            throw (error as? MediaError) ?? MediaError(.writeFailed, path: output, "cannot encode the preview: \(error)")
+            throw (error as? MediaError)
+                ?? MediaError(.writeFailed, path: output, "cannot encode the preview: \(error)")
         }
     }
 
@@ -172,10 +197,14 @@ private final class PreviewSink {
     private func start(_ image: RGBImage) throws -> any AnimationEncoder {
         if let encoder { return encoder }
         let even = format.needsEvenSides
-        let size = (width: max(2, even ? image.width & ~1 : image.width), height: max(2, even ? image.height & ~1 : image.height))
+        let size = (
+            width: max(2, even ? image.width & ~1 : image.width),
+            height: max(2, even ? image.height & ~1 : image.height)
+        )
         self.size = size
         do {
-            let made = try format.encoder(output: output, width: size.width, height: size.height, fps: fps, quality: quality)
+            let made = try format.encoder(
+                output: output, width: size.width, height: size.height, fps: fps, quality: quality)
             encoder = made
             return made
         } catch { throw MediaError(.writeFailed, path: output, "cannot start the preview: \(error)") }

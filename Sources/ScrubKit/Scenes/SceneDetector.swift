@@ -22,7 +22,8 @@ public struct Scene: Sendable, Equatable {
 }
 
 /// Finds the cuts of a video from a tiny picture of each frame (64×36 RGB): the mean absolute difference from the
-/// frame before (MAFD), scored as FFmpeg's scene filter does — min(MAFD, |MAFD − previous MAFD|) / 100 — so a steady
+/// frame before (MAFD), scored as FFmpeg's scene filter does — min(MAFD, |MAFD − previous MAFD|) / 100 — so a
+/// steady
 /// change (a fade, a pan) scores low and a jump high. A cut needs ``threshold`` and twice the recent average score
 /// (fast motion raises that average); scenes shorter than ``minimumSceneLength`` are merged into the one before
 /// (flash frames). By default the keyframes are looked at first (each decodes alone: cheap) and only the stretches
@@ -62,9 +63,15 @@ public struct SceneDetector: Sendable {
     /// The file's cuts and scenes as ``detect(in:isCancelled:found:)`` finds them, kept in `cache` (on disk) for the
     /// file as it is now and these settings: a second run reads them instead of decoding. URLs are not cached.
     public func detect(in path: String, cache: ThumbnailCache?) throws -> (cuts: [SceneCut], scenes: [Scene]) {
-        guard let cache, cache.disk != nil, let identity = SourceIdentity(path: path) else { return try detect(in: path) }
-        let key = CacheKey(.scenes, identity: identity, parts: ["\(threshold)", minimumSceneLength.description, "\(isFrameAccurate)",
-                                                              "\(keyframeDifference)"])
+        guard let cache, cache.disk != nil, let identity = SourceIdentity(path: path) else {
+            return try detect(in: path)
+        }
+        let key = CacheKey(
+            .scenes, identity: identity,
+            parts: [
+                "\(threshold)", minimumSceneLength.description, "\(isFrameAccurate)",
+                "\(keyframeDifference)",
+            ])
         if let bytes = cache.bytes(for: key) {
             var r = ByteReader(bytes)
             if let start = r.time(), let end = r.time(), let n = r.int(), n >= 0, n <= 1_000_000 {
@@ -92,20 +99,27 @@ public struct SceneDetector: Sendable {
                        found: (SceneCut) -> Void = { _ in }) throws -> (cuts: [SceneCut], scenes: [Scene]) {
         let opened = try MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit))
         let facts = opened.facts
-        guard let video = facts.video, !facts.isStill else { throw MediaError(.noVideo, path: path, "no video to find scenes in") }
+        guard let video = facts.video, !facts.isStill else {
+            throw MediaError(.noVideo, path: path, "no video to find scenes in")
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let decoding = try StreamDecoder(opened.demuxer, stream: video, path: path, threading: .frame(max(1, cores)),
-                                         skipsLoopFilter: true,   // (invisible at 64×36)
-                                         describe: { e in e as? MediaError ?? MediaError(.unsupported, path: path, "cannot decode the video: \(e)") })
+        let decoding = try StreamDecoder(
+            opened.demuxer, stream: video, path: path, threading: .frame(max(1, cores)),
+            skipsLoopFilter: true,  // (invisible at 64×36)
+            describe: { e in e as? MediaError ?? MediaError(.unsupported, path: path, "cannot decode the video: \(e)") }
+        )
         let reader = decoding.reader, decoder = decoding.decoder
         let scaler = Scaler()
-        func picture(_ frame: Frame) -> [UInt8]? { (try? scaler.rgb(from: frame, width: 64, height: 36)).map { RGBImage($0).pixels } }
+        func picture(_ frame: Frame) -> [UInt8]? {
+            (try? scaler.rgb(from: frame, width: 64, height: 36)).map { RGBImage($0).pixels }
+        }
         var scorer = CutScorer(threshold: threshold, minimumSceneLength: minimumSceneLength, start: facts.start)
         var lastTime = facts.start
         /// A frame read past the end of the last stretch, scored first by the next one when it continues from there.
         var carried: (time: MediaTime, pixels: [UInt8])? = nil
         /// Scores every frame from the reader's position up to `until` (inclusive; nil: the end). With `like`, stops
-        /// (true) at the first frame that looks like it (the next keyframe: the rest of the stretch has no cut to find).
+        /// (true) at the first frame that looks like it (the next keyframe: the rest of the stretch has no cut to
+        /// find).
         func scan(until: MediaTime?, from: MediaTime?, like: [UInt8]? = nil) -> Bool {
             while !isCancelled() {
                 let time: MediaTime, pixels: [UInt8]
@@ -114,7 +128,8 @@ public struct SceneDetector: Sendable {
                     carried = nil
                 } else {
                     let frame: Frame?
-                    do { frame = try reader.nextFrame() } catch { return false }   // damaged data further on: the scenes so far
+                    // damaged data further on: the scenes so far
+                    do { frame = try reader.nextFrame() } catch { return false }
                     guard let frame else { return false }
                     let t = decoder.time(of: frame)
                     guard t.isNumeric, from.map({ t >= $0 }) ?? true, let p = picture(frame) else { continue }
@@ -123,7 +138,9 @@ public struct SceneDetector: Sendable {
                 if let until, time > until { carried = (time, pixels); return false }
                 lastTime = MediaTime.maximum(lastTime, time)
                 if let cut = scorer.add(pixels, at: time) { found(cut) }
-                if let like, until.map({ time < $0 }) ?? true, CutScorer.mafd(pixels, like) < keyframeDifference { return true }
+                if let like, until.map({ time < $0 }) ?? true, CutScorer.mafd(pixels, like) < keyframeDifference {
+                    return true
+                }
             }
             return false
         }
@@ -136,7 +153,9 @@ public struct SceneDetector: Sendable {
             while !isCancelled() {
                 guard let frame = try? reader.nextFrame() else { break }
                 let time = decoder.time(of: frame)
-                if time.isNumeric, let pixels = picture(frame), time > (keys.last?.time ?? .negativeInfinity) { keys.append((time, pixels)) }
+                if time.isNumeric, let pixels = picture(frame), time > (keys.last?.time ?? .negativeInfinity) {
+                    keys.append((time, pixels))
+                }
             }
             reader.keyframesOnly = false
             lastTime = keys.last?.time ?? facts.start
@@ -174,8 +193,9 @@ public struct SceneDetector: Sendable {
         guard count > 0, !scenes.isEmpty else { return [] }
         var chosen = scenes
         if chosen.count > count {
-            chosen = Array(chosen.enumerated().sorted { ($0.element.duration, -$0.offset) > ($1.element.duration, -$1.offset) }
-                .prefix(count).map(\.element))
+            chosen = Array(
+                chosen.enumerated().sorted { ($0.element.duration, -$0.offset) > ($1.element.duration, -$1.offset) }
+                    .prefix(count).map(\.element))
         }
         while chosen.count < count {
             guard let i = chosen.indices.max(by: { chosen[$0].duration < chosen[$1].duration }) else { break }
@@ -226,7 +246,8 @@ struct CutScorer {
         guard let before = previous else { return nil }
         let mafd = CutScorer.mafd(pixels, before)
         // (Just after a restart there is no previous difference: only a jump twice the threshold counts.)
-        let score = min(1, max(0, (previousMAFD.map { min(mafd, abs(mafd - $0)) } ?? (mafd >= 200 * threshold ? mafd : 0)) / 100))
+        let score = min(
+            1, max(0, (previousMAFD.map { min(mafd, abs(mafd - $0)) } ?? (mafd >= 200 * threshold ? mafd : 0)) / 100))
         previousMAFD = mafd
         let average = recent.isEmpty ? 0 : recent.reduce(0, +) / Double(recent.count)
         recent.append(score)

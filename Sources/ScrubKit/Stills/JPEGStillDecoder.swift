@@ -9,7 +9,9 @@ struct JPEGStillDecoder: StillDecoder {
 
     func thumbnail(path: String, head: [UInt8], request: StillRequest) throws -> StillPicture? {
         guard let (w, h) = ImageHeader.dimensions(bytes: head), w > 0, h > 0 else { return nil }
-        if w * h > request.pixelLimit { throw MediaError.overPixelLimit(path, width: w, height: h, limit: request.pixelLimit) }
+        if w * h > request.pixelLimit {
+            throw MediaError.overPixelLimit(path, width: w, height: h, limit: request.pixelLimit)
+        }
         let exif = Orientation(exif: ExifOrientation.read(bytes: head) ?? 1)
         let g = StillDecoders.geometry(width: w, height: h, exif: exif, request: request)
         // The largest 1/2^k whose picture still covers the output (then one quality downscale).
@@ -21,7 +23,9 @@ struct JPEGStillDecoder: StillDecoder {
         case .tooLarge(let fw, let fh):
             throw MediaError.overPixelLimit(path, width: fw, height: fh, limit: request.pixelLimit)
         case .decoded(let picture, _, _):
-            return try StillDecoders.finish(RGBImage(picture), path: path, size: g.stored, orientation: g.orientation, display: g.upright, codec: "mjpeg")
+            return try StillDecoders.finish(
+                RGBImage(picture), path: path, size: g.stored, orientation: g.orientation, display: g.upright,
+                codec: "mjpeg")
         }
     }
 }

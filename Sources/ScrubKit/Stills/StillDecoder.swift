@@ -61,24 +61,34 @@ enum StillDecoders {
     /// The first registered decoder's description of the file for `info`; nil: FFmpeg describes it.
     static func inspect(path: String, head: [UInt8], pixelLimit: Int, verifiesDecoding: Bool) -> MediaInfo? {
         for decoder in registered where decoder.recognizes(head) {
-            if let info = decoder.inspect(path: path, head: head, pixelLimit: pixelLimit, verifiesDecoding: verifiesDecoding) { return info }
+            if let info = decoder.inspect(
+                path: path, head: head, pixelLimit: pixelLimit, verifiesDecoding: verifiesDecoding)
+            {
+                return info
+            }
         }
         return nil
     }
 
     /// A decoded picture made into the result: scaled to `size` in one quality pass (unless it already is), then
     /// turned upright by `orientation`.
-    static func finish(_ picture: RGBImage, path: String, size: (Int, Int), orientation: Orientation, display: (Int, Int),
-                       codec: String) throws -> StillPicture {
+    static func finish(
+        _ picture: RGBImage, path: String, size: (Int, Int), orientation: Orientation, display: (Int, Int),
+        codec: String
+    ) throws -> StillPicture {
         var image = picture
         if (picture.width, picture.height) != size {
             do { image = try picture.resized(width: size.0, height: size.1) }
             catch { throw MediaError(.decodeFailed, path: path, "cannot scale the picture: \(error)") }
         }
         if orientation != .identity { image = image.applying(orientation) }
-        let thumb = Thumbnail(requestedTime: .zero, actualTime: .zero, image: image, orientation: orientation, isExact: false)
-        return StillPicture(thumbnail: thumb, timeline: .init(start: .zero, duration: .invalid, isStill: true, codec: codec,
-                                                             displayWidth: display.0, displayHeight: display.1))
+        let thumb = Thumbnail(
+            requestedTime: .zero, actualTime: .zero, image: image, orientation: orientation, isExact: false)
+        return StillPicture(
+            thumbnail: thumb,
+            timeline: .init(
+                start: .zero, duration: .invalid, isStill: true, codec: codec,
+                displayWidth: display.0, displayHeight: display.1))
     }
 
     /// The stored size to decode to for an upright output of `request`'s size, and the orientation to apply.

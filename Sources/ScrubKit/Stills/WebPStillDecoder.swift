@@ -9,12 +9,15 @@ struct WebPStillDecoder: StillDecoder {
         guard let webp = WebPPicture(path: path) else { return nil }
         let (w, h) = (webp.width, webp.height)
         guard w > 0, h > 0 else { return nil }
-        if w * h > request.pixelLimit { throw MediaError.overPixelLimit(path, width: w, height: h, limit: request.pixelLimit) }
+        if w * h > request.pixelLimit {
+            throw MediaError.overPixelLimit(path, width: w, height: h, limit: request.pixelLimit)
+        }
         let exif = Orientation(exif: ExifOrientation.tiffOrientation(webp.exif) ?? 1)
         let g = StillDecoders.geometry(width: w, height: h, exif: exif, request: request)
         // Without shrink-on-load (to measure it), decode at full size and scale afterwards.
         let decodeSize = request.allowsShrinkOnLoad ? g.stored : (w, h)
         guard let image = webp.decode(width: decodeSize.0, height: decodeSize.1) else { return nil }
-        return try StillDecoders.finish(RGBImage(image), path: path, size: g.stored, orientation: g.orientation, display: g.upright, codec: "webp")
+        return try StillDecoders.finish(
+            RGBImage(image), path: path, size: g.stored, orientation: g.orientation, display: g.upright, codec: "webp")
     }
 }

@@ -83,7 +83,8 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
         guard !closed, case .stream(let stream, let index, _) = source else { return }
         do {
             if decoder == nil {
-                decoder = try stream.makeDecoder(streamIndex: index, threading: .single, lowres: 0, maxPixels: MediaInspector.defaultPixelLimit)
+                decoder = try stream.makeDecoder(
+                    streamIndex: index, threading: .single, lowres: 0, maxPixels: MediaInspector.defaultPixelLimit)
                 packet = try Packet()
             }
             guard let decoder, let packet else { return }
@@ -93,14 +94,19 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
                 packet.unref()
             }
         } catch {
-            state.withLock { $0.problem = error as? MediaError ?? MediaError(.decodeFailed, path: stream.reader.path, "subtitles: \(error)") }
+            state.withLock {
+                $0.problem =
+                    error as? MediaError ?? MediaError(.decodeFailed, path: stream.reader.path, "subtitles: \(error)")
+            }
         }
     }
 
     /// Reads stream `index` of the played file from the start, its packets alone (on the scan queue; what it cannot
     /// read is left to the reader's packets).
     private func read(_ path: String, stream index: Int) {
-        guard let media = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)) else { return }
+        guard let media = try? MediaOpener.open(path, .lean(pixelLimit: MediaInspector.defaultPixelLimit)) else {
+            return
+        }
         _ = try? decodeAll(media, stream: index)
     }
 
@@ -112,9 +118,15 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
                 throw MediaError(.tooLarge, path: path, "is \(size >> 20) MiB: too large for a subtitle file")
             }
             let media = try MediaOpener.open(path, .full(pixelLimit: MediaInspector.defaultPixelLimit))
-            guard let stream = media.facts.subtitleStreams.first else { throw MediaError(.notMedia, path: path, "holds no subtitles") }
-            guard stream.hasDecoder else { throw MediaError(.unsupported, path: path, "this FFmpeg cannot decode \(stream.codecName) subtitles") }
-            if try decodeAll(media, stream: stream.index) == 0 { throw MediaError(.notMedia, path: path, "holds no subtitles") }
+            guard let stream = media.facts.subtitleStreams.first else {
+                throw MediaError(.notMedia, path: path, "holds no subtitles")
+            }
+            guard stream.hasDecoder else {
+                throw MediaError(.unsupported, path: path, "this FFmpeg cannot decode \(stream.codecName) subtitles")
+            }
+            if try decodeAll(media, stream: stream.index) == 0 {
+                throw MediaError(.notMedia, path: path, "holds no subtitles")
+            }
         } catch {
             state.withLock { $0.problem = error as? MediaError ?? MediaError(.unreadable, path: path, "\(error)") }
         }
@@ -123,7 +135,8 @@ final class SubtitleChain: @unchecked Sendable {   // unchecked: `decoder` and `
     /// Decodes every packet of stream `index` of `media` from where its demuxer is, the other streams skipped (a
     /// decoder of its own, on the calling queue), until the end or ``close()``; how many packets it read.
     private func decodeAll(_ media: OpenedMedia, stream index: Int) throws -> Int {
-        let decoder = try media.demuxer.makeDecoder(streamIndex: index, threading: .single, lowres: 0, maxPixels: MediaInspector.defaultPixelLimit)
+        let decoder = try media.demuxer.makeDecoder(
+            streamIndex: index, threading: .single, lowres: 0, maxPixels: MediaInspector.defaultPixelLimit)
         media.demuxer.discardAllStreams(except: index)
         let packet = try Packet()
         var read = 0

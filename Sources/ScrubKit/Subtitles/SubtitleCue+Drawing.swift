@@ -8,10 +8,14 @@ extension RGBImage {
     public func drawing(_ cues: [SubtitleCue], text: Bool) -> RGBImage {
         var out = self
         for cue in cues {
-            for picture in cue.pictures { out.blend(picture, canvasWidth: cue.canvasWidth, canvasHeight: cue.canvasHeight) }
+            for picture in cue.pictures {
+                out.blend(picture, canvasWidth: cue.canvasWidth, canvasHeight: cue.canvasHeight)
+            }
         }
         let lines = text ? cues.flatMap(\.lines) : []
-        if !lines.isEmpty, let painter = try? TextPainter(font: nil, path: "subtitles") { out.write(lines, with: painter) }
+        if !lines.isEmpty, let painter = try? TextPainter(font: nil, path: "subtitles") {
+            out.write(lines, with: painter)
+        }
         return out
     }
 
@@ -31,7 +35,9 @@ extension RGBImage {
                 let a = Int(p.rgba[s + 3])
                 guard a > 0 else { continue }
                 let o = (y * width + x) * 3
-                for k in 0..<3 { pixels[o + k] = UInt8((Int(p.rgba[s + k]) * a + Int(pixels[o + k]) * (255 - a) + 127) / 255) }
+                for k in 0..<3 {
+                    pixels[o + k] = UInt8((Int(p.rgba[s + k]) * a + Int(pixels[o + k]) * (255 - a) + 127) / 255)
+                }
             }
         }
     }
@@ -45,7 +51,11 @@ extension RGBImage {
             var row = ""
             for word in line.split(separator: " ").map(String.init) {
                 let candidate = row.isEmpty ? word : row + " " + word
-                if row.isEmpty || painter.size(candidate, pixelSize: size).width <= maxWidth { row = candidate } else { rows.append(row); row = word }
+                if row.isEmpty || painter.size(candidate, pixelSize: size).width <= maxWidth {
+                    row = candidate
+                } else {
+                    rows.append(row); row = word
+                }
             }
             if !row.isEmpty { rows.append(painter.fitting(row, pixelSize: size, maxWidth: maxWidth)) }
         }

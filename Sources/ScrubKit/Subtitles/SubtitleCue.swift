@@ -35,14 +35,17 @@ public struct SubtitleCue: Sendable, Equatable {
         start = event.start
         end = event.end
         lines = event.assLines.flatMap { SubtitleCue.text(ofASSEvent: $0) ?? [] }
-        pictures = event.bitmaps.map { SubtitlePicture(x: $0.x, y: $0.y, width: $0.width, height: $0.height, rgba: $0.rgba) }
+        pictures = event.bitmaps.map {
+            SubtitlePicture(x: $0.x, y: $0.y, width: $0.width, height: $0.height, rgba: $0.rgba)
+        }
         (canvasWidth, canvasHeight) = canvas
         if isEmpty && !(event.assLines.isEmpty && event.bitmaps.isEmpty) { return nil }
     }
 
     /// The text of an ASS event as FFmpeg's decoders give it (`ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,
     /// Effect,Text`, or a whole `Dialogue:` line), a line each: override blocks `{…}` stripped, `\N` and `\n` line
-    /// breaks, `\h` a space. Nil for a positioned sign or a drawing (`\pos`, `\move`, `\p1`…), which a terminal cannot
+    /// breaks, `\h` a space. Nil for a positioned sign or a drawing (`\pos`, `\move`, `\p1`…), which a terminal
+    /// cannot
     /// place.
     public static func text(ofASSEvent event: String) -> [String]? {
         let isDialogue = event.hasPrefix("Dialogue:")
@@ -62,15 +65,19 @@ public struct SubtitleCue: Sendable, Equatable {
             if inTags {
                 if ch == "}" {
                     inTags = false
-                    if tags.contains("\\pos(") || tags.contains("\\move(") || tags.firstMatch(of: /\\p[1-9]/) != nil { return nil }
+                    if tags.contains("\\pos(") || tags.contains("\\move(") || tags.firstMatch(of: /\\p[1-9]/) != nil {
+                        return nil
+                    }
                     tags = ""
                 } else { tags.append(ch) }
             } else if ch == "{" { inTags = true } else { out.append(ch) }
         }
         out = out.replacingOccurrences(of: "\\N", with: "\n").replacingOccurrences(of: "\\n", with: "\n")
             .replacingOccurrences(of: "\\h", with: " ")
-        let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        .filter { !$0.isEmpty }
         return lines
     }
 }
@@ -105,7 +112,9 @@ struct SubtitleCues: Sendable {
         guard cues.count < SubtitleCues.maximumCues else { return }
         cues.insert(cue, at: i)
         pictureBytes += cue.pictures.reduce(0) { $0 + $1.rgba.count }
-        while pictureBytes > SubtitleCues.pictureBudget, let oldest = cues.firstIndex(where: { !$0.pictures.isEmpty }), oldest != i {
+        while pictureBytes > SubtitleCues.pictureBudget, let oldest = cues.firstIndex(where: { !$0.pictures.isEmpty }),
+            oldest != i
+        {
             pictureBytes -= cues[oldest].pictures.reduce(0) { $0 + $1.rgba.count }
             cues.remove(at: oldest)
         }
@@ -117,7 +126,9 @@ struct SubtitleCues: Sendable {
         var out: [SubtitleCue] = []
         for i in 0..<upTo where !cues[i].isEmpty {
             let next = i + 1 < cues.count ? cues[i + 1].start : MediaTime.positiveInfinity
-            let end = !cues[i].end.isNumeric ? next : cues[i].pictures.isEmpty ? cues[i].end : MediaTime.minimum(cues[i].end, next)
+            let end =
+                !cues[i].end.isNumeric
+                ? next : cues[i].pictures.isEmpty ? cues[i].end : MediaTime.minimum(cues[i].end, next)
             if time < end { out.append(cues[i]) }
         }
         return out

@@ -26,7 +26,8 @@ public struct SubtitleTrack: Sendable, Equatable {
     /// Extensions of the subtitle files looked for beside a video (as mpv's `--sub-auto=exact`).
     public static let sidecarExtensions: Set<String> = ["srt", "ass", "ssa", "vtt", "webvtt"]
 
-    /// The subtitle files beside the local file `path` named like it: `NAME.srt`, `NAME.LANG.srt`, `NAME.anything.ass`…,
+    /// The subtitle files beside the local file `path` named like it: `NAME.srt`, `NAME.LANG.srt`,
+    /// `NAME.anything.ass`…,
     /// in natural order of their names (none for a URL).
     public static func sidecars(for path: String) -> [String] {
         guard !Demuxer.isURL(path) else { return [] }
@@ -51,15 +52,20 @@ public struct SubtitleTrack: Sendable, Equatable {
         if let video {
             let stem = URL(fileURLWithPath: video).deletingPathExtension().lastPathComponent
             let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-            if base.hasPrefix(stem + "."), case let rest = String(base.dropFirst(stem.count + 1)), (2...3).contains(rest.count),
-               rest.allSatisfy(\.isLetter) {
+            if base.hasPrefix(stem + "."), case let rest = String(base.dropFirst(stem.count + 1)),
+                (2...3).contains(rest.count),
+                rest.allSatisfy(\.isLetter)
+            {
                 language = rest
             }
         }
         let ext = (path as NSString).pathExtension.lowercased()
         let codec = ["srt": "subrip", "vtt": "webvtt", "webvtt": "webvtt", "ssa": "ass"][ext] ?? ext
-        return SubtitleTrack(source: .file(path), info: SubtitleInfo(codec: codec, language: language, title: nil, isDefault: false,
-                                                                     isForced: false, isBitmap: false))
+        return SubtitleTrack(
+            source: .file(path),
+            info: SubtitleInfo(
+                codec: codec, language: language, title: nil, isDefault: false,
+                isForced: false, isBitmap: false))
     }
 
     /// Which of `tracks` plays first when nothing is asked: a subtitle file (it was put there to be shown, as mpv

@@ -44,7 +44,9 @@ final class EarlyFrame: Sendable {
     /// Starts looking for `generator`'s picture at `time` (with its own settings: tolerances, size, pixel limit,
     /// fast decoding) on a thread of its own; nil when the file is not a local MP4/MOV (from its first bytes, `head`)
     /// or there is only one core.
-    static func start(_ generator: ThumbnailGenerator, at time: TimeExpression, cores: Int, head: [UInt8]?) -> EarlyFrame? {
+    static func start(
+        _ generator: ThumbnailGenerator, at time: TimeExpression, cores: Int, head: [UInt8]?
+    ) -> EarlyFrame? {
         guard cores >= 2, !Demuxer.isURL(generator.path), let head, looksLikeMP4(head) else { return nil }
         let early = EarlyFrame()
         NamedThread.start("scrubkit.early") {
@@ -56,11 +58,15 @@ final class EarlyFrame: Sendable {
 
     /// The picture for `time` (the probed file's resolution of the request) on `streamIndex`/`timeBase`, if the
     /// other core's answers it; nil otherwise — stopped at once when its time differs and only that time would do.
-    func answer(for time: MediaTime, streamIndex: Int, timeBase: (num: Int32, den: Int32), keyframesOnly: Bool) -> Found? {
+    func answer(
+        for time: MediaTime, streamIndex: Int, timeBase: (num: Int32, den: Int32), keyframesOnly: Bool
+    ) -> Found? {
         let target = state.withLock(waitingUntil: \.resolved) { s, _ in s.target }
         if !keyframesOnly, let target, target != time { cancel() }
-        guard let found = state.withLock(waitingUntil: \.finished, { s, _ in s.found }), found.streamIndex == streamIndex, found.timeBase == timeBase,
-              found.target == time || found.keyframeValidThrough.isValid else { return nil }
+        guard let found = state.withLock(waitingUntil: \.finished, { s, _ in s.found }),
+            found.streamIndex == streamIndex, found.timeBase == timeBase,
+            found.target == time || found.keyframeValidThrough.isValid
+        else { return nil }
         return found
     }
 
@@ -76,16 +82,24 @@ final class EarlyFrame: Sendable {
         return ["ftyp", "moov", "mdat", "wide", "free", "skip"].contains(box)
     }
 
-    /// The picture for `generator`'s request at `time` from the file's header alone; nil where that is not the fast way.
-    private func find(_ generator: ThumbnailGenerator, at request: TimeExpression, cores: Int, head: [UInt8]) throws -> Found? {
+    /// The picture for `generator`'s request at `time` from the file's header alone; nil where that is not the fast
+    /// way.
+    private func find(
+        _ generator: ThumbnailGenerator, at request: TimeExpression, cores: Int, head: [UInt8]
+    ) throws -> Found? {
         let opened = try MediaOpener.open(generator.path, .headerOnly(pixelLimit: generator.pixelLimit), head: head)
         guard opened.facts.container.hasPrefix("mov,") else { return nil }
         let source = try VideoSource(opened, pixelLimit: generator.pixelLimit)
-        guard !source.isStill, source.stream.width > 0, !ThumbnailGenerator.hasBigFrames(source.stream) else { return nil }
+        guard !source.isStill, source.stream.width > 0, !ThumbnailGenerator.hasBigFrames(source.stream) else {
+            return nil
+        }
         let time = try source.resolve(request)
-        state.withLock { $0.target = time; $0.resolved = true }
-        let extractor = try FrameExtractor(source: source, threading: generator.threading(for: source, cores: cores), lowres: 0,
-                                           pixelLimit: generator.pixelLimit)
+        state.withLock {
+            $0.target = time; $0.resolved = true
+        }
+        let extractor = try FrameExtractor(
+            source: source, threading: generator.threading(for: source, cores: cores), lowres: 0,
+            pixelLimit: generator.pixelLimit)
         extractor.isCancelled = { [weak self] in self?.isCancelled ?? true }
         extractor.upcoming = .positiveInfinity   // (the one request)
         if generator.allowsFastDecoding { extractor.skipsLoopFilter(shrinkingTo: generator.maximumSize) }
@@ -94,7 +108,9 @@ final class EarlyFrame: Sendable {
         let picture = try extractor.frame(at: time, toleranceBefore: generator.requestedTimeToleranceBefore,
                                           toleranceAfter: generator.requestedTimeToleranceAfter)
         if isCancelled { return nil }
-        let keyframe = keyframesOnly && picture.time == extractor.lastKeyframeReturned && extractor.lastKeyframeValidThrough.isValid
+        let keyframe =
+            keyframesOnly && picture.time == extractor.lastKeyframeReturned
+            && extractor.lastKeyframeValidThrough.isValid
         let frame = try Frame()
         frame.take(from: picture.frame)
         return Found(target: time, frame: frame, time: picture.time, containsTime: picture.containsTime,

@@ -8,7 +8,8 @@ import Locking
 ///
 /// The newest ``request(_:)`` wins: moves made while a picture is decoding are skipped to the last one. Each picture
 /// is the keyframe at or before the time (one seek and one decode), and it is kept for every time that keyframe is
-/// known to answer — the stretch up to the next keyframe the packet scan saw — so moving along a bar inside one GOP,
+/// known to answer — the stretch up to the next keyframe the packet scan saw — so moving along a bar inside one
+/// GOP,
 /// or back over it, decodes nothing. Kept pictures are bounded by ``memoryLimit`` (least recently used go first).
 ///
 /// ```swift
@@ -140,9 +141,13 @@ public final class HoverThumbnails: Sendable {
         do {
             if worker.extractor == nil { worker.extractor = try HoverThumbnails.open(path, maximumSize: maximumSize) }
             guard let extractor = worker.extractor else { return false }
-            let found = try extractor.frame(at: request.time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
-            let thumbnail = try worker.generator.makeThumbnail(found, scaler: worker.scaler, facts: extractor.source.stream)
-            store(thumbnail, for: request, validThrough: HoverThumbnails.stretch(of: found.time, asked: request.time, extractor))
+            let found = try extractor.frame(
+                at: request.time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
+            let thumbnail = try worker.generator.makeThumbnail(
+                found, scaler: worker.scaler, facts: extractor.source.stream)
+            store(
+                thumbnail, for: request,
+                validThrough: HoverThumbnails.stretch(of: found.time, asked: request.time, extractor))
         } catch {
             let problem = error as? MediaError ?? MediaError(.decodeFailed, path: path, "\(error)")
             // One bad spot (damaged data) fails that request only; a file that cannot be opened fails them all.
@@ -160,8 +165,12 @@ public final class HoverThumbnails: Sendable {
     /// the end after the last; otherwise as far as the packet scan saw.
     private static func stretch(of keyframe: MediaTime, asked: MediaTime, _ extractor: FrameExtractor) -> MediaTime {
         let source = extractor.source, stream = source.stream.index
-        if source.facts.container.hasPrefix("mov,"), let own = source.demuxer.indexedKeyframe(streamIndex: stream, atOrBefore: keyframe) {
-            guard let next = source.demuxer.indexedKeyframe(streamIndex: stream, after: own) else { return .positiveInfinity }
+        if source.facts.container.hasPrefix("mov,"),
+            let own = source.demuxer.indexedKeyframe(streamIndex: stream, atOrBefore: keyframe)
+        {
+            guard let next = source.demuxer.indexedKeyframe(streamIndex: stream, after: own) else {
+                return .positiveInfinity
+            }
             let end = next - MediaTime(value: 1, timescale: 1_000_000)
             if end >= asked { return end }
         }
@@ -173,8 +182,11 @@ public final class HoverThumbnails: Sendable {
     /// the picture shrinks a lot (invisible at a quarter of the size).
     private static func open(_ path: String, maximumSize: MaximumSize) throws -> FrameExtractor {
         let source = try VideoSource(path: path, pixelLimit: MediaInspector.defaultPixelLimit)
-        guard !source.isStill else { throw MediaError(.noVideo, path: path, "a still picture: nothing to preview along a timeline") }
-        let extractor = try FrameExtractor(source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        guard !source.isStill else {
+            throw MediaError(.noVideo, path: path, "a still picture: nothing to preview along a timeline")
+        }
+        let extractor = try FrameExtractor(
+            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
         extractor.skipsLoopFilter(shrinkingTo: maximumSize)
         return extractor
     }

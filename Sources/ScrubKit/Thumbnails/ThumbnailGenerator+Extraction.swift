@@ -8,8 +8,11 @@ extension ThumbnailGenerator {
     /// Serves `requests` (ascending) from `source` with one decoder.
     /// `after`: the latest time already served by another decoder (results never go back before it). `early`: the
     /// picture for the one request, looked for on another core (taken where it answers it).
-    func serve(_ requests: [Request], source: VideoSource, threading: DecoderThreading, lowres: Int, after: MediaTime = .invalid,
-               early: EarlyFrame? = nil, isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void) throws {
+    func serve(
+        _ requests: [Request], source: VideoSource, threading: DecoderThreading, lowres: Int,
+        after: MediaTime = .invalid,
+        early: EarlyFrame? = nil, isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void
+    ) throws {
         let facts = source.stream
         let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
         extractor.isCancelled = isCancelled
@@ -23,7 +26,8 @@ extension ThumbnailGenerator {
             if e.keyframeValidThrough.isValid {
                 extractor.adopt(keyframe: e.frame, at: e.time, validThrough: e.keyframeValidThrough)
             } else {
-                earlyFound = FrameExtractor.Found(frame: e.frame, time: e.time, reused: false, containsTime: e.containsTime)
+                earlyFound = FrameExtractor.Found(
+                    frame: e.frame, time: e.time, reused: false, containsTime: e.containsTime)
             }
         }
         let scaler = Scaler()
@@ -32,14 +36,22 @@ extension ThumbnailGenerator {
             if isCancelled() { throw MediaError(.cancelled, path: path, "cancelled") }
             do {
                 if selectsRepresentativeFrames && !source.isStill {
-                    let gaps = [k > 0 ? r.time - requests[k - 1].time : nil, k + 1 < requests.count ? requests[k + 1].time - r.time : nil]
-                        .compactMap { $0 }.filter { $0 > .zero }
+                    let gaps = [
+                        k > 0 ? r.time - requests[k - 1].time : nil,
+                        k + 1 < requests.count ? requests[k + 1].time - r.time : nil,
+                    ]
+                    .compactMap { $0 }.filter { $0 > .zero }
                     var window = representativeWindow.width(duration: source.duration, gapToNearest: gaps.min())
                     // The slot: up to halfway to the neighbouring requested times (the file's ends for the first and
                     // last), where the search may go on when nothing in the window passes.
-                    var slot = (k > 0 ? r.time - (r.time - requests[k - 1].time).multiplied(byRatio: 1, divisor: 2) : source.start,
-                                k + 1 < requests.count ? r.time + (requests[k + 1].time - r.time).multiplied(byRatio: 1, divisor: 2)
-                                    : (source.duration.isNumeric ? source.start + source.duration : r.time + window))
+                    var slot = (
+                        k > 0
+                            ? r.time - (r.time - requests[k - 1].time).multiplied(byRatio: 1, divisor: 2)
+                            : source.start,
+                        k + 1 < requests.count
+                            ? r.time + (requests[k + 1].time - r.time).multiplied(byRatio: 1, divisor: 2)
+                            : (source.duration.isNumeric ? source.start + source.duration : r.time + window)
+                    )
                     // A scene: window and slot are the scene (less its last millisecond: the next scene's first frame).
                     if case .within(let ranges) = representativeWindow,
                        let scene = ranges.first(where: { r.time >= $0.start && r.time < $0.end }) {
@@ -47,8 +59,9 @@ extension ThumbnailGenerator {
                         window = MediaTime.minimum(r.time - scene.start, last - r.time).multiplied(by: 2)
                         slot = (scene.start, last)
                     }
-                    var thumb = try representativeFrame(near: r.time, window: window, slot: slot, source: source, extractor: extractor,
-                                                        scaler: scaler)
+                    var thumb = try representativeFrame(
+                        near: r.time, window: window, slot: slot, source: source, extractor: extractor,
+                        scaler: scaler)
                     thumb.requestedTime = r.time
                     deliver(ThumbnailResult(index: r.index, request: r.expression, result: .success(thumb)))
                     continue
@@ -87,8 +100,10 @@ extension ThumbnailGenerator {
     /// The representative frame around `time` (see ``selectsRepresentativeFrames``): the best-scoring frame that passes
     /// ``frameCriteria`` in the window, else the first that passes further out in `slot`, else the best seen. Only the
     /// best picture so far is kept, at the output size.
-    func representativeFrame(near time: MediaTime, window: MediaTime, slot: (lo: MediaTime, hi: MediaTime), source: VideoSource,
-                             extractor: FrameExtractor, scaler: Scaler) throws -> Thumbnail {
+    func representativeFrame(
+        near time: MediaTime, window: MediaTime, slot: (lo: MediaTime, hi: MediaTime), source: VideoSource,
+        extractor: FrameExtractor, scaler: Scaler
+    ) throws -> Thumbnail {
         let half = window.multiplied(byRatio: 1, divisor: 2)
         var lo = time - half, hi = time + half
         if lo < source.start { lo = source.start }
@@ -130,13 +145,20 @@ extension ThumbnailGenerator {
             t = lo - stride
             while t >= MediaTime.maximum(slot.lo, source.start), points.count < 36 { points.append(t); t = t - stride }
             var tried = 0
-            let allowed = (MediaTime.minimum(lo, MediaTime.maximum(slot.lo, source.start)), MediaTime.maximum(hi, MediaTime.minimum(slot.hi, end)))
+            let allowed = (
+                MediaTime.minimum(lo, MediaTime.maximum(slot.lo, source.start)),
+                MediaTime.maximum(hi, MediaTime.minimum(slot.hi, end))
+            )
             for c in points where tried < 12 {
-                guard let key = try? extractor.frame(at: c, toleranceBefore: .positiveInfinity, toleranceAfter: .zero) else { continue }
-                let found = seen.contains(key.time) || key.time < allowed.0 || key.time > allowed.1
+                guard let key = try? extractor.frame(at: c, toleranceBefore: .positiveInfinity, toleranceAfter: .zero)
+                else { continue }
+                let found =
+                    seen.contains(key.time) || key.time < allowed.0 || key.time > allowed.1
                     ? try? extractor.frame(at: c, toleranceBefore: .zero, toleranceAfter: .positiveInfinity)
                     : key
-                guard let found, !seen.contains(found.time), found.time >= allowed.0, found.time <= allowed.1 else { continue }
+                guard let found, !seen.contains(found.time), found.time >= allowed.0, found.time <= allowed.1 else {
+                    continue
+                }
                 tried += 1
                 if try consider(found) { break }
             }
@@ -144,7 +166,8 @@ extension ThumbnailGenerator {
         // 3. Still nothing that shows anything: the frame at the time, under the same rule as plain frames (outside
         // its window only when the data there is damaged, and then only when approximate frames are accepted).
         if best == nil || best!.score.isBlank {
-            let found = try extractor.frame(at: time, toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter)
+            let found = try extractor.frame(
+                at: time, toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter)
             if found.containsTime || inWindow(found.time, of: time) || acceptsApproximateFrames {
                 _ = try consider(found)
             } else if best == nil {
@@ -160,10 +183,12 @@ extension ThumbnailGenerator {
 
     /// Scales straight from the decoder's YUV to the output size in one pass, then rotates the small picture.
     func makeThumbnail(_ found: FrameExtractor.Found, scaler: Scaler, facts: StreamFacts) throws -> Thumbnail {
-        let (image, orientation) = try FramePicture.render(found.frame, facts: facts, scaler: scaler, maximumSize: maximumSize,
-                                                           allowsUpscaling: allowsUpscaling, appliesTransform: appliesPreferredTrackTransform,
-                                                           toneMapsHDR: toneMapsHDR, path: path)
-        return Thumbnail(requestedTime: found.time, actualTime: found.time, image: image, orientation: orientation, isExact: false,
-                         isApproximate: false)
+        let (image, orientation) = try FramePicture.render(
+            found.frame, facts: facts, scaler: scaler, maximumSize: maximumSize,
+            allowsUpscaling: allowsUpscaling, appliesTransform: appliesPreferredTrackTransform,
+            toneMapsHDR: toneMapsHDR, path: path)
+        return Thumbnail(
+            requestedTime: found.time, actualTime: found.time, image: image, orientation: orientation, isExact: false,
+            isApproximate: false)
     }
 }

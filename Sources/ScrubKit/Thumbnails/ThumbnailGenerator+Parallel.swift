@@ -42,10 +42,13 @@ extension ThumbnailGenerator {
         NamedThread.start("scrubkit.half", stackSize: 8 << 20) {   // (dav1d and libaom want a main thread's stack)
             defer { half.done.withLock { $0 = true } }
             do {
-                let other = try VideoSource(reopening: generator.path, facts: facts, pixelLimit: generator.pixelLimit, allowsCoverArt: true)
+                let other = try VideoSource(
+                    reopening: generator.path, facts: facts, pixelLimit: generator.pixelLimit, allowsCoverArt: true)
                 // (The first half's results are at or before its last time: the second half stays after it.)
-                try generator.serve(second, source: other, threading: .single, lowres: 0, after: first.last?.time ?? .invalid,
-                                    isCancelled: { half.cancelled.load(ordering: .relaxed) || isCancelled() }) { r in
+                try generator.serve(
+                    second, source: other, threading: .single, lowres: 0, after: first.last?.time ?? .invalid,
+                    isCancelled: { half.cancelled.load(ordering: .relaxed) || isCancelled() }
+                ) { r in
                     half.results.withLock { $0.append(r) }
                 }
             } catch let e as MediaError {
@@ -67,10 +70,14 @@ extension ThumbnailGenerator {
         if half.failure.withLock({ $0 }) != nil {
             // The second open or decoder failed where the first worked: finish here, one decoder.
             let done = Set(half.results.withLock { $0.map(\.index) })
-            try serve(second.filter { !done.contains($0.index) }, source: source, threading: .single, lowres: 0,
-                      after: first.last?.time ?? .invalid, isCancelled: isCancelled, deliver: { r in half.results.withLock { $0.append(r) } })
+            try serve(
+                second.filter { !done.contains($0.index) }, source: source, threading: .single, lowres: 0,
+                after: first.last?.time ?? .invalid, isCancelled: isCancelled,
+                deliver: { r in half.results.withLock { $0.append(r) } })
         }
         let order = Dictionary(uniqueKeysWithValues: second.enumerated().map { ($1.index, $0) })
-        for r in half.results.withLock({ $0 }).sorted(by: { order[$0.index] ?? 0 < order[$1.index] ?? 0 }) { deliver(r) }
+        for r in half.results.withLock({ $0 }).sorted(by: { order[$0.index] ?? 0 < order[$1.index] ?? 0 }) {
+            deliver(r)
+        }
     }
 }

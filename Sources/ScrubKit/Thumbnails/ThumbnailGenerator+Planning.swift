@@ -14,7 +14,9 @@ extension ThumbnailGenerator {
         let head = MediaOpener.checkReadable(path) == nil ? MediaOpener.head(path) : nil
         if let still = try MediaOpener.still(path, head: head, request: stillRequest) {
             let times = try fixedTimes ?? plan!(still.timeline)
-            for (i, t) in times.enumerated() { deliver(ThumbnailResult(index: i, request: t, result: .success(still.thumbnail))) }
+            for (i, t) in times.enumerated() {
+                deliver(ThumbnailResult(index: i, request: t, result: .success(still.thumbnail)))
+            }
             return
         }
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -22,26 +24,33 @@ extension ThumbnailGenerator {
         // One picture: it is looked for on the other core while the file is probed (EarlyFrame).
         let early = allowsParallelDecoding && !selectsRepresentativeFrames && fixedTimes?.count == 1
             ? EarlyFrame.start(self, at: fixedTimes![0], cores: cores, head: head) : nil
-        defer { early?.cancel() }   // (whatever happens here, the other core stops at its next frame)
-        let source = try VideoSource(path: path, pixelLimit: pixelLimit, allowsCoverArt: true, head: head,
-                                     onePicture: !selectsRepresentativeFrames && fixedTimes?.count == 1)
-        let displaySize = VideoInfo.displaySize(width: source.stream.width, height: source.stream.height,
-                                                sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)
+        defer { early?.cancel() }  // (whatever happens here, the other core stops at its next frame)
+        let source = try VideoSource(
+            path: path, pixelLimit: pixelLimit, allowsCoverArt: true, head: head,
+            onePicture: !selectsRepresentativeFrames && fixedTimes?.count == 1)
+        let displaySize = VideoInfo.displaySize(
+            width: source.stream.width, height: source.stream.height,
+            sar: source.stream.sampleAspectRatio, rotation: source.stream.orientation.rotation)
         // A plan (`--count`, `--every`) needs a length: for a stream that does not say (raw H.264), count its frames.
         let duration = plan == nil ? source.duration : source.lengthForPlanning
-        let timeline = Timeline(start: source.start, duration: duration, isStill: source.isStill,
-                                codec: source.stream.codecName, displayWidth: displaySize.0, displayHeight: displaySize.1,
-                                video: MediaInspector.describe(source.stream, isStill: source.isStill),
-                                audio: MediaInspector.audio(source.facts.streams),
-                                bitRate: source.isStill ? nil : source.facts.bitRate)
+        let timeline = Timeline(
+            start: source.start, duration: duration, isStill: source.isStill,
+            codec: source.stream.codecName, displayWidth: displaySize.0, displayHeight: displaySize.1,
+            video: MediaInspector.describe(source.stream, isStill: source.isStill),
+            audio: MediaInspector.audio(source.facts.streams),
+            bitRate: source.isStill ? nil : source.facts.bitRate)
         let times = try fixedTimes ?? plan!(timeline)
         let facts = source.stream
         // Output size before rotation, from the display size (SAR applied; the orientation of a still is only
         // known after decoding, so its lowres choice uses the larger side to stay safe).
-        let display = VideoInfo.displaySize(width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
-        let lowres = source.isStill && allowsShrinkOnLoad ? ThumbnailGenerator.lowresFactor(width: facts.width, height: facts.height,
-                                                                     display: display, maximumSize: maximumSize,
-                                                                     maxLowres: Decoder.maxLowres(demuxer: source.demuxer, streamIndex: facts.index)) : 0
+        let display = VideoInfo.displaySize(
+            width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
+        let lowres =
+            source.isStill && allowsShrinkOnLoad
+            ? ThumbnailGenerator.lowresFactor(
+                width: facts.width, height: facts.height,
+                display: display, maximumSize: maximumSize,
+                maxLowres: Decoder.maxLowres(demuxer: source.demuxer, streamIndex: facts.index)) : 0
         let bigFrames = ThumbnailGenerator.hasBigFrames(facts)
 
         // Resolve, then serve in ascending time order.
@@ -50,7 +59,9 @@ extension ThumbnailGenerator {
             do { resolved.append((i, t, .success(try source.resolve(t)))) }
             catch let e as MediaError { resolved.append((i, t, .failure(e))) }
         }
-        for case let (i, t, .failure(e)) in resolved { deliver(ThumbnailResult(index: i, request: t, result: .failure(e))) }
+        for case let (i, t, .failure(e)) in resolved {
+            deliver(ThumbnailResult(index: i, request: t, result: .failure(e)))
+        }
         let ordered = resolved.compactMap { r -> Request? in
             if case .success(let m) = r.2 { return Request(index: r.0, expression: r.1, time: m) } else { return nil }
         }.sorted { $0.time < $1.time || ($0.time == $1.time && $0.index < $1.index) }
@@ -61,8 +72,10 @@ extension ThumbnailGenerator {
         // a time may need decoding forward from a keyframe, a single one included (H.264 from x264 has one slice per
         // picture, so slice threads leave the second core idle: an exact frame 57 pictures into a 1080p GOP took
         // 0.38 s with slice threads, 0.28 s with frame threads — tools/bench-seek).
-        if allowsParallelDecoding && cores >= 2 && !keyframesOnly && !bigFrames && !source.isStill && ordered.count >= 4,
-           let halves = ThumbnailGenerator.split(ordered, at: source) {
+        if allowsParallelDecoding && cores >= 2 && !keyframesOnly && !bigFrames && !source.isStill
+            && ordered.count >= 4,
+            let halves = ThumbnailGenerator.split(ordered, at: source)
+        {
             try serveInParallel(halves.0, halves.1, source: source, isCancelled: isCancelled, deliver: deliver)
             return
         }
@@ -71,16 +84,22 @@ extension ThumbnailGenerator {
             // Shrink-on-load is refused by some decoders for some pictures (FFmpeg: lossless JPEG, "Operation not
             // permitted"): then the picture is decoded at full size, from a fresh open (image2 cannot rewind).
             var held: [ThumbnailResult] = []
-            try serve(ordered, source: source, threading: threading, lowres: lowres, isCancelled: isCancelled) { held.append($0) }
+            try serve(ordered, source: source, threading: threading, lowres: lowres, isCancelled: isCancelled) {
+                held.append($0)
+            }
             if held.contains(where: { if case .failure = $0.result { return true } else { return false } }) {
-                let fresh = try VideoSource(reopening: path, facts: source.facts, pixelLimit: pixelLimit, allowsCoverArt: true)
-                try serve(ordered, source: fresh, threading: threading, lowres: 0, isCancelled: isCancelled, deliver: deliver)
+                let fresh = try VideoSource(
+                    reopening: path, facts: source.facts, pixelLimit: pixelLimit, allowsCoverArt: true)
+                try serve(
+                    ordered, source: fresh, threading: threading, lowres: 0, isCancelled: isCancelled, deliver: deliver)
             } else {
                 held.forEach(deliver)
             }
             return
         }
-        try serve(ordered, source: source, threading: threading, lowres: lowres, early: early, isCancelled: isCancelled, deliver: deliver)
+        try serve(
+            ordered, source: source, threading: threading, lowres: lowres, early: early, isCancelled: isCancelled,
+            deliver: deliver)
     }
 
     /// 4K and up: no frame threads (each thread holds frames), and no second decoder beside the first.
@@ -90,14 +109,17 @@ extension ThumbnailGenerator {
     /// frames (latency, memory: no extra frames held) — representative frames are mostly keyframes, one decoded per
     /// seek, like keyframes only; frame threads wherever a time may need decoding forward from a keyframe.
     func threading(for source: VideoSource, cores: Int) -> DecoderThreading {
-        requestedTimeToleranceBefore.isPositiveInfinity || ThumbnailGenerator.hasBigFrames(source.stream) || source.isStill
+        requestedTimeToleranceBefore.isPositiveInfinity || ThumbnailGenerator.hasBigFrames(source.stream)
+            || source.isStill
             || selectsRepresentativeFrames ? .slice(cores) : .frame(cores)
     }
 
     /// The settings a still decoder needs.
     var stillRequest: StillRequest {
-        StillRequest(maximumSize: maximumSize, allowsUpscaling: allowsUpscaling, appliesOrientation: appliesPreferredTrackTransform,
-                     allowsShrinkOnLoad: allowsShrinkOnLoad, pixelLimit: pixelLimit)
+        StillRequest(
+            maximumSize: maximumSize, allowsUpscaling: allowsUpscaling,
+            appliesOrientation: appliesPreferredTrackTransform,
+            allowsShrinkOnLoad: allowsShrinkOnLoad, pixelLimit: pixelLimit)
     }
 
     /// One requested time, resolved onto the timeline.
@@ -109,7 +131,9 @@ extension ThumbnailGenerator {
 
     /// JPEG shrink-on-load: the largest `lowres` (≤ `maxLowres`) whose decoded picture still covers the output
     /// in both directions, whichever way the picture turns out to be rotated.
-    static func lowresFactor(width: Int, height: Int, display: (Int, Int), maximumSize: MaximumSize, maxLowres: Int) -> Int {
+    static func lowresFactor(
+        width: Int, height: Int, display: (Int, Int), maximumSize: MaximumSize, maxLowres: Int
+    ) -> Int {
         guard maxLowres > 0, width > 0, height > 0, maximumSize != .unscaled else { return 0 }
         let a = maximumSize.fit(width: display.0, height: display.1)
         let b = maximumSize.fit(width: display.1, height: display.0)
@@ -123,7 +147,11 @@ extension ThumbnailGenerator {
         var k = 0
         while k < min(maximum, 3) {
             let next = k + 1
-            if (width + (1 << next) - 1) >> next >= covering.0 && (height + (1 << next) - 1) >> next >= covering.1 { k = next } else { break }
+            if (width + (1 << next) - 1) >> next >= covering.0 && (height + (1 << next) - 1) >> next >= covering.1 {
+                k = next
+            } else {
+                break
+            }
         }
         return k
     }

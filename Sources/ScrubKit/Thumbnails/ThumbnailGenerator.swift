@@ -80,7 +80,8 @@ public struct ThumbnailGenerator: Sendable {
             switch self {
             case .span(let w): return w
             case .fractionOfDuration(let f):
-                return duration.isNumeric ? MediaTime(seconds: duration.seconds * f, preferredTimescale: 1000) : fallback
+                return duration.isNumeric
+                    ? MediaTime(seconds: duration.seconds * f, preferredTimescale: 1000) : fallback
             case .betweenNeighbours, .within: return gapToNearest?.multiplied(byRatio: 9, divisor: 10) ?? fallback
             }
         }
@@ -91,7 +92,9 @@ public struct ThumbnailGenerator: Sendable {
             case .span(let t): return "span:\(t.description)"
             case .fractionOfDuration(let f): return "fraction:\(f)"
             case .betweenNeighbours: return "neighbours"
-            case .within(let ranges): return "within:" + ranges.map { "\($0.start.description)+\($0.duration.description)" }.joined(separator: ",")
+            case .within(let ranges):
+                return "within:"
+                    + ranges.map { "\($0.start.description)+\($0.duration.description)" }.joined(separator: ",")
             }
         }
     }
@@ -168,8 +171,10 @@ public struct ThumbnailGenerator: Sendable {
 
     /// Opens the file once, asks `plan` which times to take given its timeline, and generates them.
     /// `plan` returning nil or throwing fails the file. Results are in request order.
-    public func generate(planning plan: (Timeline) throws -> [TimeExpression],
-                         isCancelled: @escaping @Sendable () -> Bool = { false }) throws -> (Timeline, [ThumbnailResult]) {
+    public func generate(
+        planning plan: (Timeline) throws -> [TimeExpression],
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws -> (Timeline, [ThumbnailResult]) {
         var out: [ThumbnailResult] = []
         var timeline: Timeline? = nil
         try withoutActuallyEscaping(plan) { plan in

@@ -48,7 +48,11 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
 
         /// The next result; nil after the last (or once cancelled); throws when the file could not be opened.
         public func next() async throws -> ThumbnailResult? {
-            try await withTaskCancellationHandler { try await channel.receive() } onCancel: { [channel] in channel.cancel() }
+            try await withTaskCancellationHandler {
+                try await channel.receive()
+            } onCancel: { [channel] in
+                channel.cancel()
+            }
         }
     }
 
@@ -82,7 +86,8 @@ public struct ThumbnailResults: AsyncSequence, Sendable {
                 switch step {
                 case .gone: return false
                 case .handOver(let waiter): waiter?.resume(returning: result); return true
-                case .wait: state.wait { $0.cancelled || $0.waiter != nil || $0.free > 0 }   // a place freed, or the consumer gone
+                // a place freed, or the consumer gone
+                case .wait: state.wait { $0.cancelled || $0.waiter != nil || $0.free > 0 }
                 }
             }
         }

@@ -38,7 +38,9 @@ public enum MaximumSize: Sendable, Equatable {
             widthBound = false
         } else {
             let a = boxW.multipliedReportingOverflow(by: height), b = boxH.multipliedReportingOverflow(by: width)
-            widthBound = a.overflow || b.overflow ? Double(boxW) / Double(width) <= Double(boxH) / Double(height) : a.partialValue <= b.partialValue
+            widthBound =
+                a.overflow || b.overflow
+                ? Double(boxW) / Double(width) <= Double(boxH) / Double(height) : a.partialValue <= b.partialValue
         }
         var outW: Int, outH: Int
         if widthBound {
