@@ -1,6 +1,5 @@
 import Foundation
 import ScrubKit
-import Synchronization
 import Locking
 
 /// Progress of a batch on standard error: on a terminal, one redrawing bar (files done/total, thumbnails, rate,
@@ -21,14 +20,17 @@ public final class BatchProgress: Sendable {
     private let interactive: Bool
     private let color: Bool
     private let quiet: Bool
-    private let started = Date()
+    private let clock: MediaClock
+    private let started: Double
     /// What a signal ending the batch does: the bar cleared, a line saying how far it got.
     private let ending: ProcessSignals.Registration
 
     /// Progress of `total` files on `fd`: a redrawing bar on a terminal, plain lines otherwise, only failures when
-    /// `quiet`.
-    public init(total: Int, quiet: Bool, fd: Int32 = 2) {
+    /// `quiet`, timed on `clock`.
+    public init(total: Int, quiet: Bool, fd: Int32 = 2, clock: MediaClock = SystemClock()) {
         state = Locked(State(total: total))
+        self.clock = clock
+        started = clock.now()
         self.fd = fd
         self.quiet = quiet
         interactive = TerminalOutput.isTerminal(fd)
@@ -84,7 +86,7 @@ public final class BatchProgress: Sendable {
         state.withLock { s in
             guard !quiet else { return }
             if interactive { TerminalOutput.write("\r\u{1B}[2K", to: fd) }
-            let secs = Date().timeIntervalSince(started)
+            let secs = clock.now() - started
             TerminalOutput.write(
                 "\(s.done) file\(s.done == 1 ? "" : "s"), \(s.thumbnails) thumbnail\(s.thumbnails == 1 ? "" : "s"), "
                     + "\(s.failed) failed, \(String(format: "%.2f", secs)) s\n",
@@ -110,7 +112,7 @@ public final class BatchProgress: Sendable {
 
     private func drawBar(_ s: inout State) {
         let cols = TerminalOutput.size(fd)?.columns ?? 80
-        let elapsed = Date().timeIntervalSince(started)
+        let elapsed = clock.now() - started
         let rate = elapsed > 0 ? Double(s.thumbnails) / elapsed : 0
         let eta: String
         if s.done > 0 && s.done < s.total {

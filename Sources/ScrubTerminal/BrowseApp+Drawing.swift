@@ -130,7 +130,7 @@ extension BrowseApp {
         var text: String
         if filtering {
             text = "/" + filter + "▏  (Enter keeps it, Esc clears it)"
-        } else if let n = notice, ProcessInfo.processInfo.systemUptime < n.until {
+        } else if let n = notice, options.clock.now() < n.until {
             text = n.text
         } else if entries.indices.contains(selection.index) {
             let e = entries[selection.index]

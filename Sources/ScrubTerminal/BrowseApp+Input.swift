@@ -31,7 +31,7 @@ extension BrowseApp {
             notice = (
                 "order: \(order.rawValue)"
                     + (order == .duration ? " (files whose length is not known yet go last)" : ""),
-                ProcessInfo.processInfo.systemUptime + 3
+                options.clock.now() + 3
             )
         case .character("i"), .character("I"):
             guard entries.indices.contains(selection.index), !entries[selection.index].isFolder else { return }
@@ -86,9 +86,9 @@ extension BrowseApp {
             (folder, listing, filter) = (path, new, "")
             refreshEntries(keeping: name.map { (path as NSString).appendingPathComponent($0) })
         } catch let e as MediaError {
-            notice = (e.description, ProcessInfo.processInfo.systemUptime + 5)
+            notice = (e.description, options.clock.now() + 5)
         } catch {
-            notice = ("\(path): \(error)", ProcessInfo.processInfo.systemUptime + 5)
+            notice = ("\(path): \(error)", options.clock.now() + 5)
         }
     }
 

@@ -48,7 +48,7 @@ extension BrowseApp {
         else { return nil }
         return motion.frame(
             for: entry.path, size: .box(width: image.width, height: image.height),
-            now: ProcessInfo.processInfo.systemUptime)
+            now: options.clock.now())
     }
 }
 

@@ -19,12 +19,12 @@ extension BrowseApp {
             played = app.path
             failures += app.failures
         } catch {
-            notice = ("\(Redaction.display(entry.path)): \(error)", ProcessInfo.processInfo.systemUptime + 6)
+            notice = ("\(Redaction.display(entry.path)): \(error)", options.clock.now() + 6)
         }
         terminal.setUpAgain()
         startKeyboard()
         resized.store(true, ordering: .relaxed)
         if let i = entries.firstIndex(where: { $0.path == played }) { selection.select(i, in: layout) }
-        if let last = app.failures.last { notice = (last, ProcessInfo.processInfo.systemUptime + 6) }
+        if let last = app.failures.last { notice = (last, options.clock.now() + 6) }
     }
 }

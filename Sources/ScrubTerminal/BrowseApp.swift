@@ -28,6 +28,8 @@ public final class BrowseApp: @unchecked Sendable {
         public var tilePixels = 192
         /// Whether the selected tile plays its preview after a pause on it.
         public var movingPreviews = true
+        /// What notices, pacing and the benchmark are timed on.
+        public var clock: MediaClock = SystemClock()
         /// The defaults: detect graphics, the folder's own files and folders, no caches.
         public init() {}
     }

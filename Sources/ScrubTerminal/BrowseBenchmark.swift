@@ -54,7 +54,7 @@ public enum BrowseBenchmark {
         folder: String, columns: Int, rows: Int, options: BrowseApp.Options, scrubFile: String?, pages: Int = 20
     ) throws -> Report {
         var report = Report()
-        let start = ProcessInfo.processInfo.systemUptime
+        let start = options.clock.now()
         let listing = try BrowseListing(folder: folder, recursive: options.recursive)
         let entries = listing.entries(order: .name)
         report.entries = entries.count
@@ -68,15 +68,15 @@ public enum BrowseBenchmark {
         var selection = BrowseSelection(count: entries.count)
         /// Waits until every tile on screen is ready or failed; returns the seconds it took.
         func fill() -> Double {
-            let t0 = ProcessInfo.processInfo.systemUptime
+            let t0 = options.clock.now()
             let files = selection.visible(layout).compactMap { entries[$0].pictureSource }
             loader.want(selection.wanted(layout).compactMap { entries[$0].pictureSource })
             while !files.allSatisfy({ loader.state(for: $0) != nil }) { usleep(500) }
             report.keptBytes = max(report.keptBytes, loader.keptBytes)
-            return ProcessInfo.processInfo.systemUptime - t0
+            return options.clock.now() - t0
         }
         _ = fill()
-        report.firstScreen = ProcessInfo.processInfo.systemUptime - start
+        report.firstScreen = options.clock.now() - start
         report.tilesOnScreen = selection.visible(layout).count
         (report.made, report.fromCache) = loader.counts
         var times: [Double] = []
@@ -95,14 +95,14 @@ public enum BrowseBenchmark {
         }
         if let path = scrubFile ?? playable?.path {
             report.scrubFile = path
-            report.scrubMoves = try scrub(path, size: size, moves: 40)
+            report.scrubMoves = try scrub(path, size: size, moves: 40, clock: options.clock)
         }
         return report
     }
 
     /// `moves` pointer positions left to right across a tile of `path` (its length from `info`), each asked of a hover
-    /// decoder as the grid asks it and timed until its picture is there (milliseconds).
-    static func scrub(_ path: String, size: MaximumSize, moves: Int) throws -> [Double] {
+    /// decoder as the grid asks it and timed on `clock` until its picture is there (milliseconds).
+    static func scrub(_ path: String, size: MaximumSize, moves: Int, clock: MediaClock) throws -> [Double] {
         let info = MediaInspector(verifiesDecoding: false).inspect(path: path)
         if let e = info.error { throw e }
         guard info.durationKind == .known, info.duration.seconds > 0 else { return [] }
@@ -112,11 +112,11 @@ public enum BrowseBenchmark {
         for i in 0..<moves {
             let time = MediaTime(
                 seconds: info.duration.seconds * Double(i) / Double(max(1, moves - 1)), preferredTimescale: 1000)
-            let t0 = ProcessInfo.processInfo.systemUptime
+            let t0 = clock.now()
             hover.request(time)
             while hover.newest?.requested != time, hover.failure == nil { usleep(200) }
             if let f = hover.failure { throw f }
-            out.append((ProcessInfo.processInfo.systemUptime - t0) * 1000)
+            out.append((clock.now() - t0) * 1000)
         }
         return out
     }

@@ -178,19 +178,20 @@ public enum GraphicsDetection {
         replies.contains { $0.hasPrefix("\u{1B}_Gi=32") && $0.contains(";OK") }
     }
 
-    /// Sends the queries and collects the replies until DA1 (the last one) arrives or `budget` seconds pass.
+    /// Sends the queries and collects the replies until DA1 (the last one) arrives or `budget` seconds pass on
+    /// `clock`.
     /// By default XTVERSION, kitty graphics query (a 1×1 image that is never stored), XTSMGRAPHICS (sixel geometry),
     /// DSR, DA1; `queries` must end with DA1.
     static func ask(
-        input: Int32, output: Int32, budget: Double,
+        input: Int32, output: Int32, budget: Double, clock: MediaClock = SystemClock(),
         queries: String = "\u{1B}[>0q\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?2;1;0S\u{1B}[6n\u{1B}[c"
     ) -> [String] {
         TerminalOutput.write(queries, to: output)
         var decoder = KeyDecoder()
         var replies: [String] = []
-        let deadline = Date().addingTimeInterval(budget)
-        while Date() < deadline {
-            let ms = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+        let deadline = clock.now() + budget
+        while case let left = deadline - clock.now(), left > 0 {
+            let ms = Int32(max(1, left * 1000))
             guard case .bytes(let bytes) = TerminalInput.read(input, waitingAtMost: ms) else { break }
             for e in decoder.feed(bytes, final: false) { if case .reply(let r) = e { replies.append(r) } }
             if replies.contains(where: { $0.hasPrefix("\u{1B}[?") && $0.hasSuffix("c") }) { break }   // DA1 comes last

@@ -23,6 +23,8 @@ public struct KittyRenderer: FrameRenderer {
     private static let fileCount = Atomic<Int>(0)
     /// The last picture's file and when it was written, until kitty has read (deleted) it.
     private static let unread = Locked<(path: String, at: Double)?>(nil)
+    /// What the unread file's age is measured on.
+    private static let clock: MediaClock = SystemClock()
     /// In the escape codes: the id the main picture on screen has (1 or 3, in turn).
     private static let shown = Atomic<Int>(1)
     /// Pixels per cell side are divided by this in the escape codes (kitty scales the picture up to its cells).
@@ -97,7 +99,7 @@ public struct KittyRenderer: FrameRenderer {
             if id == 1, let last = Self.unread.withLock({ $0 }) {
                 var st = stat()
                 if stat(last.path, &st) == 0 {
-                    if Date().timeIntervalSince1970 - last.at < 0.5 { return "" }
+                    if Self.clock.now() - last.at < 0.5 { return "" }
                     unlink(last.path)
                 }
             }
@@ -107,7 +109,7 @@ public struct KittyRenderer: FrameRenderer {
             let written: Void? = try? FileIO.replace(
                 path, with: image.pixels, temporary: path + ".part", mode: 0o600, durability: .none)
             if written != nil {
-                if id == 1 { Self.unread.withLock { $0 = (path, Date().timeIntervalSince1970) } }
+                if id == 1 { Self.unread.withLock { $0 = (path, Self.clock.now()) } }
                 Self.directoriesUsed.withLock { _ = $0.insert(dir) }
                 return at + "\u{1B}_G\(head),t=t;\(Data(path.utf8).base64EncodedString())\u{1B}\\"
             }

@@ -1,7 +1,6 @@
 import Foundation
 import MediaTime
 import ScrubKit
-import Synchronization
 import Locking
 
 /// Drawing `scrubkit play`'s screen: the picture, the hover preview, the bar and the status line, from one reading of

@@ -2,7 +2,6 @@ import Foundation
 import MediaTime
 import ScrubKit
 import ScrubTerminal
-import Synchronization
 import Locking
 
 /// `scrubkit thumbs INPUT... --out DIR`

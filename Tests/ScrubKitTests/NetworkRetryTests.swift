@@ -7,12 +7,14 @@ import Testing
 struct NetworkRetryTests {
     /// A clock that the recorded pauses and each attempt's cost move forward.
     final class FakeTime: @unchecked Sendable {
-        var seconds = 0.0
+        let clock = ManualClock()
         var pauses: [Double] = []
+        /// Moves the clock on.
+        func pass(_ seconds: Double) { clock.advance(by: seconds) }
     }
 
     func policy(_ time: FakeTime, timeout: Double = 20) -> NetworkRetry {
-        NetworkRetry(timeout: timeout, now: { time.seconds }, pause: { time.pauses.append($0); time.seconds += $0 })
+        NetworkRetry(timeout: timeout, clock: time.clock, pause: { time.pauses.append($0); time.pass($0) })
     }
 
     static let reset = FFmpegError(-104, "open")
@@ -22,7 +24,7 @@ struct NetworkRetryTests {
         var given: [Double] = []
         let value = try policy(time).run { left -> Int in
             given.append(left)
-            time.seconds += 1
+            time.pass(1)
             if given.count < 3 { throw Demuxer.ConnectionBroken(failure: Self.reset) }
             return 7
         }
@@ -37,13 +39,13 @@ struct NetworkRetryTests {
         #expect {
             try policy(time, timeout: 3).run { left -> Int in
                 attempts += 1
-                time.seconds += min(1, left)   // an attempt ends by its deadline
+                time.pass(min(1, left))   // an attempt ends by its deadline
                 throw Demuxer.ConnectionBroken(failure: Self.reset)
             }
         } throws: { ($0 as? FFmpegError)?.code == -104 }
         #expect(time.pauses == [0.25, 0.5])   // attempts end at 1, 2.25 and 3 s; a pause of 1 s would pass 3 s
         #expect(attempts == 3)
-        #expect(time.seconds == 3)
+        #expect(time.clock.now() == 3)
     }
 
     @Test func aTimeoutIsNotTriedAgainAndCountsEveryAttempt() {
@@ -52,7 +54,7 @@ struct NetworkRetryTests {
         #expect {
             try policy(time).run { _ -> Int in
                 attempts += 1
-                time.seconds += 2
+                time.pass(2)
                 if attempts == 1 { throw Demuxer.ConnectionBroken(failure: Self.reset) }
                 throw Demuxer.TimedOut(seconds: 2, attempts: 3)   // FFmpeg reconnected twice inside this attempt
             }

@@ -53,7 +53,7 @@ public final class BatchRunner: Sendable {
 
     /// One file, start to finish.
     func process(_ source: String, naming: BatchNaming, parallelFiles: Int) -> BatchFileResult {
-        let began = Date()
+        let began = SystemClock().now()
         var result = BatchFileResult(source: source)
         let key = BatchInputs.identity(of: source)
         // The source as it is now: a file replaced at the same path (or rewritten, touched) is redone.
@@ -149,7 +149,7 @@ public final class BatchRunner: Sendable {
     /// The file's outputs as a run with the same settings left them in the cache, written again; nil when they are
     /// not there or cannot be written (the file is then made from the source).
     private func restore(
-        _ cacheKey: CacheKey, into result: BatchFileResult, key: String, identity: String, began: Date
+        _ cacheKey: CacheKey, into result: BatchFileResult, key: String, identity: String, began: Double
     ) -> BatchFileResult? {
         guard let cached = cachedOutputs(cacheKey, source: result.source) else { return nil }
         do {
@@ -161,7 +161,7 @@ public final class BatchRunner: Sendable {
         result.records = cached.records
         result.cached = true
         remember(key, identity: identity, result.records)
-        result.seconds = Date().timeIntervalSince(began)
+        result.seconds = SystemClock().now() - began
         return result
     }
 
@@ -212,7 +212,7 @@ public final class BatchRunner: Sendable {
     }
 
     private func finished(
-        _ result: BatchFileResult, key: String, identity: String, cacheKey: CacheKey?, began: Date
+        _ result: BatchFileResult, key: String, identity: String, cacheKey: CacheKey?, began: Double
     ) -> BatchFileResult {
         var result = result
         if !result.failed {
@@ -220,7 +220,7 @@ public final class BatchRunner: Sendable {
             if let cacheKey { storeOutputs(result, key: cacheKey) }
         }
         result.outputs = []
-        result.seconds = Date().timeIntervalSince(began)
+        result.seconds = SystemClock().now() - began
         // A big file's decoder buffers were freed, but glibc keeps them in its arenas: hand them back, so a long
         // batch's footprint follows what is being decoded now rather than the largest file seen so far.
         HeapMemory.releaseFreedMemory()

@@ -62,10 +62,11 @@ public enum CacheBenchmark {
     private static func median(runs: Int, _ body: (Int) throws -> Void) throws -> Double {
         var times: [Double] = []
         times.reserveCapacity(runs)
+        let clock = SystemClock()
         for i in 0..<runs {
-            let t0 = DispatchTime.now().uptimeNanoseconds
+            let t0 = clock.now()
             try body(i)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+            times.append(clock.now() - t0)
         }
         return times.sorted()[runs / 2]
     }

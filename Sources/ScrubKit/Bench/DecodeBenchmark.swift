@@ -91,7 +91,8 @@ public enum DecodeBenchmark {
         // Warm the libraries the work uses (code pages, first allocations) so the baseline is "ready to work".
         _ = ImageFormat.png.isAvailable
         let baseline = memory().rss
-        let start = Date()
+        let clock = SystemClock()
+        let start = clock.now()
         var held: [UInt8] = []
         var size = (0, 0)
         switch mode {
@@ -120,7 +121,7 @@ public enum DecodeBenchmark {
             }
             size = (thumb.image.width, thumb.image.height)
         }
-        let seconds = Date().timeIntervalSince(start)
+        let seconds = clock.now() - start
         let after = memory()
         withExtendedLifetime(held) {}
         return BenchSample(mode: mode, path: path, width: size.0, height: size.1, seconds: seconds,

@@ -1,6 +1,5 @@
 import FFmpegBridge
 import Foundation
-import Synchronization
 import Locking
 
 /// A directory of cached byte strings with a size budget, least recently used evicted first.

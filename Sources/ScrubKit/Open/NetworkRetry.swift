@@ -9,27 +9,27 @@ struct NetworkRetry {
     var timeout: Double
     /// The first pause; each later one is twice the one before.
     var firstPause = 0.25
-    /// Monotonic seconds.
-    var now: @Sendable () -> Double = { SystemClock.monotonic() }
+    /// The clock the deadline is kept on.
+    var clock: MediaClock = SystemClock()
     /// Waits this many seconds (a test passes one that only records).
     var pause: (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
 
     /// Runs `attempt` with the seconds left until it opens, fails for another reason, times out, or the next pause
     /// would pass the deadline; a timeout reports the whole wait and every attempt.
     func run<T>(_ attempt: (_ timeLeft: Double) throws -> T) throws -> T {
-        let began = now()
+        let began = clock.now()
         var attempts = 0
         var wait = firstPause
         while true {
             do {
                 attempts += 1
-                return try attempt(timeout - (now() - began))
+                return try attempt(timeout - (clock.now() - began))
             } catch let broken as Demuxer.ConnectionBroken {
-                guard now() - began + wait < timeout else { throw broken.failure }
+                guard clock.now() - began + wait < timeout else { throw broken.failure }
                 pause(wait)
                 wait *= 2
             } catch let late as Demuxer.TimedOut {
-                throw Demuxer.TimedOut(seconds: now() - began, attempts: attempts - 1 + late.attempts)
+                throw Demuxer.TimedOut(seconds: clock.now() - began, attempts: attempts - 1 + late.attempts)
             }
         }
     }

@@ -93,7 +93,7 @@ public final class FilePlayback: PlayerPipeline, Sendable {
         guard let packets = reader.stream(source.stream.index) else {
             return .failure(MediaError(.unreadable, path: path, "the picture stream is not read"))
         }
-        let video = VideoChain(source: source, packets: packets, previewBudget: previewBudget)
+        let video = VideoChain(source: source, packets: packets, previewBudget: previewBudget, clock: clock)
         let size = state.withLock { s -> (Int, Int) in
             s.video = video
             return (s.outputWidth, s.outputHeight)

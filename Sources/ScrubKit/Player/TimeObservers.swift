@@ -1,6 +1,5 @@
 import Dispatch
 import MediaTime
-import Synchronization
 import Locking
 
 /// Identifies a time observer; pass it to `Player.removeTimeObserver(_:)`. Holds no reference to the player,

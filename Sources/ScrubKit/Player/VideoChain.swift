@@ -55,8 +55,9 @@ final class VideoChain: Sendable {
     /// without decoding (the decoder is positioned there only when the scrubbing pauses).
     let previews: MemoryCache<PreviewKey, VideoFrame>
 
-    /// A chain decoding `source`'s picture stream from `packets`, starting at the beginning.
-    init(source: VideoSource, packets: QueuedStream, previewBudget: Int) {
+    /// A chain decoding `source`'s picture stream from `packets`, starting at the beginning, timed on `clock` (the
+    /// player's).
+    init(source: VideoSource, packets: QueuedStream, previewBudget: Int, clock: MediaClock) {
         let path = source.path
         self.path = path
         let previews = MemoryCache<PreviewKey, VideoFrame>(budget: previewBudget)
@@ -68,8 +69,8 @@ final class VideoChain: Sendable {
                 VideoChain.runStill(picture, start: unsafeSource.start, shared: shared, inbox: inbox)
             } else {
                 VideoChain.run(
-                    source: unsafeSource, packets: packets, shared: shared, previews: previews, path: path, inbox: inbox
-                )
+                    source: unsafeSource, packets: packets, shared: shared, previews: previews, path: path,
+                    inbox: inbox, clock: clock)
             }
         }
         worker.submit(SeekRequest(time: source.start, before: .zero, after: .zero, done: { _ in }))
@@ -155,7 +156,7 @@ final class VideoChain: Sendable {
     private static func run(
         source: VideoSource, packets: QueuedStream, shared: Locked<Shared>,
         previews: MemoryCache<PreviewKey, VideoFrame>,
-        path: String, inbox: LatestRequestWorker<SeekRequest>.Inbox
+        path: String, inbox: LatestRequestWorker<SeekRequest>.Inbox, clock: MediaClock
     ) {
         guard
             let extractor = try? FrameExtractor(
@@ -208,8 +209,8 @@ final class VideoChain: Sendable {
             case .request(var r, _):
                 // A picture from the preview cache is on screen: the decoder is positioned after it (for playing on)
                 // only once the scrubbing pauses — a newer seek within 150 ms makes that work unnecessary.
-                let deadline = SystemClock.monotonic() + 0.15
-                pausing: while r.positionOnly, case let left = deadline - SystemClock.monotonic(), left > 0 {
+                let deadline = clock.now() + 0.15
+                pausing: while r.positionOnly, case let left = deadline - clock.now(), left > 0 {
                     switch inbox.take(waitingAtMost: left) {
                     case .request(let newer, _): r = newer
                     case .closed: return

@@ -1,8 +1,10 @@
 import Foundation
-import Synchronization
 import Locking
 
-/// The host clock a player measures playback against. Injected so tests can drive time by hand.
+/// The one clock of ScrubKit and its front end: monotonic seconds, and a wake-up at a given time. Whatever measures or
+/// paces by time — the player and its chains, browse's notices and pacing, a renderer's throttle, a progress bar,
+/// a benchmark, a URL's retry deadline — holds one (``SystemClock`` unless a test injects a ``ManualClock``) instead of
+/// reading the time itself: `tools/house-check` fails on a direct read elsewhere.
 public protocol MediaClock: AnyObject, Sendable {
     /// Monotonic seconds since an arbitrary origin.
     func now() -> Double
@@ -11,8 +13,10 @@ public protocol MediaClock: AnyObject, Sendable {
 }
 
 /// Real time: `CLOCK_MONOTONIC`, wake-ups from a dispatch timer.
-public final class SystemClock: MediaClock, @unchecked Sendable {   // unchecked: `timer` is touched only on `queue`
-    private let queue = DispatchQueue(label: "scrubkit.clock")
+public final class SystemClock: MediaClock, @unchecked Sendable {
+    // unchecked: `timer` is touched only on `queue`
+    /// The queue every system clock's wake-ups run on (one for all: a clock costs nothing to make).
+    private static let queue = DispatchQueue(label: "scrubkit.clock")
     /// The pending timer; touched only on `queue`.
     private var timer: DispatchSourceTimer? = nil
 
@@ -20,10 +24,7 @@ public final class SystemClock: MediaClock, @unchecked Sendable {   // unchecked
     public init() {}
 
     /// Seconds of `CLOCK_MONOTONIC`.
-    public func now() -> Double { SystemClock.monotonic() }
-
-    /// Seconds of `CLOCK_MONOTONIC`, without a clock object (the sound thread stamps its measurements with it).
-    static func monotonic() -> Double {
+    public func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
@@ -31,10 +32,11 @@ public final class SystemClock: MediaClock, @unchecked Sendable {   // unchecked
 
     /// Runs `wake` at `time` (at least 2 ms from now), replacing any pending wake-up.
     public func schedule(at time: Double, _ wake: @escaping @Sendable () -> Void) {
-        let delay = max(0.002, time - now())   // wake-ups at most every 2 ms, whatever is asked
-        queue.async { [self] in
+        // wake-ups at most every 2 ms, whatever is asked
+        let delay = max(0.002, time - now())
+        Self.queue.async { [self] in
             timer?.cancel()
-            let t = DispatchSource.makeTimerSource(queue: queue)
+            let t = DispatchSource.makeTimerSource(queue: Self.queue)
             t.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
             t.setEventHandler(handler: wake)
             timer = t
