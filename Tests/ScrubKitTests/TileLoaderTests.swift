@@ -53,7 +53,8 @@ struct TileLoaderTests {
     }
 
     /// Tiles come with their facts and a picture inside the box; a broken file's tile says why; a second grid on
-    /// the same caches makes nothing (facts from scrubkit's cache, pictures from the desktop's) and shows the same.
+    /// the same caches makes nothing (facts from scrubkit's cache, pictures from the desktop's) and shows the same;
+    /// the broken file is in the desktop's failure cache.
     @Test func tilesAreMadeOnceThenServedFromTheCaches() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "scrubkit-tiles-\(UUID().uuidString.prefix(8))"
@@ -92,6 +93,9 @@ struct TileLoaderTests {
         #expect(upright.height > upright.width, "rotated90.mp4 shown upright")
         guard case .failed(let why)? = first.state(for: broken) else { Issue.record("the broken file's tile"); return }
         #expect(!why.isEmpty && !why.contains(broken), "one line, without the path: \(why)")
+        // Recorded in the desktop's failure cache, as `thumb --cache` records it, for file managers to skip.
+        let desktop = DesktopThumbnails(root: dir + "/thumbnails", application: "test")
+        #expect(desktop.hasFailure(path: broken, identity: try #require(SourceIdentity(path: broken))))
         first.close()
 
         let second = loader()

@@ -145,26 +145,29 @@ public final class TileLoader: Sendable {
         let factsKey = CacheKey(.facts, identity: identity, parts: [])
         if let facts = cache?.bytes(for: factsKey).flatMap(TileFacts.init(payload:)) {
             if facts.width == 0 { return .success((facts, nil, true)) }
-            if let desktop, let flavor,
-                let hit = desktop.desktop.lookup(path: path, identity: identity, longestSide: flavor.rawValue)
-            {
-                var reader = ThumbnailGenerator(path: hit.path)
-                reader.maximumSize = maximumSize
-                reader.appliesPreferredTrackTransform = false   // (stored upright)
-                if let t = try? reader.image(at: .absolute(.zero)) { return .success((facts, t.image, true)) }
+            if let t = desktop?.cached(path: path, identity: identity, fitting: maximumSize) {
+                return .success((facts, t.image, true))
             }
         }
         var gen = ThumbnailGenerator(path: path)
-        gen.maximumSize = flavor.map { .longestSide($0.rawValue) } ?? maximumSize
         gen.setFastest()   // the keyframe at or before 10 %, as file managers' thumbnailers take
+        /// One open: the file's facts and its picture at `size`.
+        var timeline: ThumbnailGenerator.Timeline? = nil
+        func make(_ size: MaximumSize) throws -> Thumbnail {
+            gen.maximumSize = size
+            let made = try gen.generate(planning: { _ in [.fraction(numerator: 1, denominator: 10)] })
+            timeline = made.0
+            return try made.1[0].result.get()
+        }
         do {
-            let (timeline, results) = try gen.generate(planning: { _ in [.fraction(numerator: 1, denominator: 10)] })
+            let thumb =
+                if let desktop, let flavor {
+                    try desktop.make(path: path, identity: identity, flavor: flavor, make)
+                } else {
+                    try make(maximumSize)
+                }
+            guard let timeline else { throw MediaError(.decodeFailed, path: path, "no facts") }
             let facts = TileFacts(timeline)
-            let thumb = try results[0].result.get()
-            if let desktop, let flavor, let png = try? thumb.encoded(as: .png) {
-                try? desktop.desktop.store(
-                    png: png, path: path, identity: identity, flavor: flavor, software: desktop.software)
-            }
             let (w, h) = maximumSize.fit(width: thumb.image.width, height: thumb.image.height)
             let image =
                 w == thumb.image.width && h == thumb.image.height

@@ -40,41 +40,18 @@ public struct DesktopThumbnailer: Sendable {
         if desktop.hasFailure(path: generator.path, identity: identity) {
             throw MediaError(
                 .unsupported, path: generator.path,
-                "cannot be thumbnailed (remembered in "
-                    + "\(desktop.failurePath(uri: DesktopThumbnails.uri(forPath: generator.path))) until the file "
-                        + "changes)"
-            )
+                "cannot be thumbnailed (remembered in \(desktop.failurePath(uri: DesktopThumbnails.uri(forPath: generator.path)))"
+                    + " until the file changes)")
         }
-        if let hit = desktop.lookup(path: generator.path, identity: identity, longestSide: flavor.rawValue) {
-            var reader = ThumbnailGenerator(path: hit.path)
-            reader.maximumSize = generator.maximumSize
-            reader.appliesPreferredTrackTransform = false   // stored upright
-            if var t = try? reader.image(at: .absolute(.zero)) {
-                t.requestedTime = .invalid
-                t.actualTime = .invalid
-                t.isExact = false
-                return (t, true)
-            }
+        if let hit = cached(path: generator.path, identity: identity, fitting: generator.maximumSize) {
+            return (hit, true)
         }
         var maker = generator
-        maker.maximumSize = .longestSide(flavor.rawValue)
         maker.allowsUpscaling = false
         maker.cache = nil
-        let made: Thumbnail
-        do { made = try maker.image(at: time) } catch let e as MediaError {
-            if [.corrupt, .unsupported, .noVideo, .notMedia, .decodeFailed, .tooLarge].contains(e.kind),
-               let png = try? RGBImage(width: 1, height: 1).encoded(as: .png) {
-                do { try desktop.storeFailure(png: png, path: generator.path, identity: identity, software: software) }
-                catch { warn("cache: cannot write in \(desktop.root): \(error)") }
-            }
-            throw e
-        }
-        do {
-            try desktop.store(
-                png: made.encoded(as: .png), path: generator.path, identity: identity, flavor: flavor,
-                software: software)
-        } catch {
-            warn("cache: cannot write in \(desktop.root): \(error); going on without it")
+        let made = try make(path: generator.path, identity: identity, flavor: flavor) { size in
+            maker.maximumSize = size
+            return try maker.image(at: time)
         }
         let (w, h) = generator.maximumSize.fit(
             width: made.image.width, height: made.image.height, allowsUpscaling: generator.allowsUpscaling)
@@ -82,6 +59,48 @@ public struct DesktopThumbnailer: Sendable {
         var fitted = made
         fitted.image = try made.image.resized(width: w, height: h)
         return (fitted, false)
+    }
+
+    /// The desktop cache's valid picture of `path` for the flavor serving `size`, fitted to `size`; nil when there is
+    /// none (or `size` is not one the cache serves). Its times are invalid: the spec records none.
+    public func cached(path: String, identity: SourceIdentity, fitting size: MaximumSize) -> Thumbnail? {
+        guard let flavor = DesktopThumbnailer.flavor(for: size),
+            let hit = desktop.lookup(path: path, identity: identity, longestSide: flavor.rawValue)
+        else { return nil }
+        var reader = ThumbnailGenerator(path: hit.path)
+        reader.maximumSize = size
+        reader.appliesPreferredTrackTransform = false   // stored upright
+        guard var t = try? reader.image(at: .absolute(.zero)) else { return nil }
+        t.requestedTime = .invalid
+        t.actualTime = .invalid
+        t.isExact = false
+        return t
+    }
+
+    /// The thumbnail `make` makes at `flavor`'s size (the size it is given), stored for every desktop program; when
+    /// the file cannot be thumbnailed, that is recorded in the failure cache and the error thrown again.
+    public func make(
+        path: String, identity: SourceIdentity, flavor: DesktopThumbnails.Flavor,
+        _ make: (MaximumSize) throws -> Thumbnail
+    ) throws -> Thumbnail {
+        let made: Thumbnail
+        do { made = try make(.longestSide(flavor.rawValue)) } catch let e as MediaError {
+            if [.corrupt, .unsupported, .noVideo, .notMedia, .decodeFailed, .tooLarge].contains(e.kind),
+                let png = try? RGBImage(width: 1, height: 1).encoded(as: .png)
+            {
+                do { try desktop.storeFailure(png: png, path: path, identity: identity, software: software) } catch {
+                    warn("cache: cannot write in \(desktop.root): \(error)")
+                }
+            }
+            throw e
+        }
+        do {
+            try desktop.store(
+                png: made.encoded(as: .png), path: path, identity: identity, flavor: flavor, software: software)
+        } catch {
+            warn("cache: cannot write in \(desktop.root): \(error); going on without it")
+        }
+        return made
     }
 
     /// Offers a thumbnail made anyway (a batch's) as the file's desktop thumbnail: when no valid one is there, it is
