@@ -41,7 +41,7 @@ extension Decoder {
         try check(avcodec_decode_subtitle2(context, &subtitle, &got, packet.pointer), "decode subtitle")
         guard got != 0 else { return nil }
         defer { avsubtitle_free(&subtitle) }
-        let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+        let pts = packet.timestamp
         guard pts != MediaTime.noTimestamp else { return nil }
         let base = MediaTime(pts: pts, timeBase: timeBase)
         let start = base + MediaTime(value: Int64(subtitle.start_display_time), timescale: 1000)

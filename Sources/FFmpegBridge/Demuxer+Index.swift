@@ -12,7 +12,7 @@ extension Demuxer {
     /// tables are in its header: as many entries as frames). Fragmented MP4 (samples announced fragment by fragment),
     /// and formats whose index grows while reading, are not.
     func hasCompleteIndex(streamIndex: Int) -> Bool {
-        guard formatName.hasPrefix("mov,") else { return false }
+        guard isMP4Family else { return false }
         let st = stream(streamIndex)
         let frames = st.pointee.nb_frames
         return frames > 0 && Int64(avformat_index_get_entries_count(st)) == frames
@@ -26,7 +26,7 @@ extension Demuxer {
     /// keyframe before it. A keyframe decoded after a time is also presented after it (MP4/MOV decode times never
     /// pass presentation times).
     public func indexedKeyframeLasts(streamIndex: Int, keyframe: Int64, target: Int64) -> Int64? {
-        guard formatName.hasPrefix("mov,"), keyframe < target else { return nil }
+        guard isMP4Family, keyframe < target else { return nil }
         let st = stream(streamIndex)
         if hasCompleteIndex(streamIndex: streamIndex) {
             guard let next = avformat_index_get_entry_from_timestamp(st, keyframe + 1, 0) else { return Int64.max }
@@ -54,7 +54,7 @@ extension Demuxer {
     /// for local files or other formats.
     public func expectReading(streamIndex: Int, from: Int64, through: Int64) {
         // (A fragmented file's index holds the fragments read so far: the one just sought to is among them.)
-        guard ranged != nil, formatName.hasPrefix("mov,") else { return }
+        guard ranged != nil, isMP4Family else { return }
         let st = stream(streamIndex)
         let first = av_index_search_timestamp(st, from, AVSEEK_FLAG_BACKWARD)
         guard first >= 0, let keyframe = avformat_index_get_entry(st, first) else { return }
@@ -85,7 +85,7 @@ extension Demuxer {
                 for i in 1...16 {
                     scrub_ranged_expect(ranged, sample.pointee.pos, sample.pointee.pos + Int64(sample.pointee.size))
                     guard (try? read(into: packet)) == true, packet.streamIndex == v else { break }
-                    let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+                    let pts = packet.timestamp
                     guard pts != MediaTime.noTimestamp else { break }
                     if shown == .max { shown = pts }
                     earliest = min(earliest, pts)
@@ -130,7 +130,7 @@ extension Demuxer {
     /// The video streams of a fragmented MP4 over HTTP: their header lists no sample (the fragments do), and the
     /// fragments read so far are indexed. None for any other file.
     private var fragmentedVideoStreams: [Int] {
-        guard ranged != nil, formatName.hasPrefix("mov,") else { return [] }
+        guard ranged != nil, isMP4Family else { return [] }
         return (0..<Int(context.pointee.nb_streams)).filter {
             let st = stream($0)
             return st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && st.pointee.nb_frames == 0

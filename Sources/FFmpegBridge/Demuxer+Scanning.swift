@@ -24,7 +24,7 @@ extension Demuxer {
             guard packet.streamIndex == streamIndex else { continue }
             scan.packetCount += 1
             let t = MediaTime(
-                pts: packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts, timeBase: (tb.num, tb.den))
+                pts: packet.timestamp, timeBase: (tb.num, tb.den))
             if packet.isKeyframe, t.isNumeric { scan.keyframeTimes.append(t) }
             let end = t + MediaTime(pts: packet.pointer.pointee.duration, timeBase: (tb.num, tb.den))
             if end.isNumeric, !scan.lastEndTime.isNumeric || end > scan.lastEndTime { scan.lastEndTime = end }
@@ -53,7 +53,7 @@ extension Demuxer {
             guard try read(into: packet) else { break }
             guard packet.streamIndex == streamIndex else { continue }
             seen += 1
-            let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+            let pts = packet.timestamp
             let decodeTime = packet.dts != MediaTime.noTimestamp ? packet.dts : pts
             if packet.isKeyframe, pts != MediaTime.noTimestamp, pts <= timestamp, packet.position >= 0 {
                 found = (packet.position, pts)

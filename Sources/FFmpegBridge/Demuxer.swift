@@ -171,6 +171,13 @@ public final class Demuxer {
     /// The demuxer's short name, e.g. "mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm", "image2".
     public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
 
+    /// Whether the container is read by FFmpeg's MOV demuxer (MP4, MOV, M4A, 3GP): sample tables in the header,
+    /// hence an index before any packet is read.
+    public var isMP4Family: Bool { Demuxer.isMP4Family(formatName) }
+
+    /// Whether `formatName` (a demuxer's short name) is the MOV demuxer's.
+    public static func isMP4Family(_ formatName: String) -> Bool { formatName.hasPrefix("mov,") }
+
     /// The container's duration, or invalid when it does not say.
     public var duration: MediaTime {
         let d = context.pointee.duration

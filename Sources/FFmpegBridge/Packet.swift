@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaTime
 
 /// Owns one `AVPacket`.
 public final class Packet {
@@ -23,6 +24,9 @@ public final class Packet {
     public var pts: Int64 { pointer.pointee.pts }
     /// Decoding timestamp in the stream's time base.
     public var dts: Int64 { pointer.pointee.dts }
+    /// The presentation timestamp, else (when the container gives none) the decoding one: where a packet is placed
+    /// when only one time is wanted.
+    public var timestamp: Int64 { pts != MediaTime.noTimestamp ? pts : dts }
     /// Byte offset in the file (-1 when unknown).
     public var position: Int64 { pointer.pointee.pos }
     /// Whether the container marks it a keyframe.

@@ -51,22 +51,33 @@ extension PlayerApp {
             LosslessCut.defaultOutput(
                 for: path, from: LosslessCut.nameLabel(from), to: LosslessCut.nameLabel(to),
                 directory: options.cutDirectory))
-        notice.withLock {
-            $0 = ("cutting \(from.formatted(fractionDigits: 1))–\(to.formatted(fractionDigits: 1))…", now + 60)
-        }
-        lastStatus = ""
-        let (path, notice, clock) = (path, notice, player.clock)
-        NamedThread.start("scrubkit.cut") {
-            let text: String
+        let path = path
+        inBackground(
+            "scrubkit.cut", saying: "cutting \(from.formatted(fractionDigits: 1))–\(to.formatted(fractionDigits: 1))…",
+            for: 60
+        ) {
             do {
                 // (The marks are presentation times, as the cut places times: the status line's are from the start.)
                 let r = try LosslessCut.cut(path, from: .absolute(a), to: .absolute(b), output: output)
                 let keyframe = (r.start - start).formatted(fractionDigits: 1)
-                text = "cut written: \((r.output as NSString).lastPathComponent)"
+                return "cut written: \((r.output as NSString).lastPathComponent)"
                     + (r.start < r.requestedStart ? " (from the keyframe at \(keyframe))" : "")
             } catch {
-                text = "cut failed: \(error)"
+                return "cut failed: \(error)"
             }
+        }
+    }
+
+    /// Says `working` on the status line for up to `seconds` while `work` runs on a thread named `name`, then what
+    /// `work` returned, for 6 s (the cut and the screenshot: neither holds up the keys or the pictures).
+    func inBackground(
+        _ name: String, saying working: String, for seconds: Double, _ work: @escaping @Sendable () -> String
+    ) {
+        let (notice, clock) = (notice, player.clock)
+        notice.withLock { $0 = (working, clock.now() + seconds) }
+        lastStatus = ""
+        NamedThread.start(name) {
+            let text = work()
             notice.withLock { $0 = (text, clock.now() + 6) }
         }
     }

@@ -16,19 +16,15 @@ extension PlayerApp {
         }
         let time = MediaTime.maximum(.zero, shown - player.startTime)
         let cues = withSubtitles && showsSubtitles ? player.subtitles(at: shown).cues : []
-        notice.withLock { $0 = ("screenshot at \(time.formatted(fractionDigits: 3))…", now + 30) }
-        lastStatus = ""
-        let (path, notice, clock, directory) = (path, notice, player.clock, options.screenshotDirectory)
-        NamedThread.start("scrubkit.shot") {
-            let text: String
+        let (path, directory) = (path, options.screenshotDirectory)
+        inBackground("scrubkit.shot", saying: "screenshot at \(time.formatted(fractionDigits: 3))…", for: 30) {
             do {
                 // (The picture at the time shown, on the presentation timeline; named by the time from the start.)
                 let written = try Screenshot.save(path, at: shown, label: time, directory: directory, subtitles: cues)
-                text = "screenshot: \(directory == nil ? (written as NSString).lastPathComponent : written)"
+                return "screenshot: \(directory == nil ? (written as NSString).lastPathComponent : written)"
             } catch {
-                text = "screenshot failed: \(error)"
+                return "screenshot failed: \(error)"
             }
-            notice.withLock { $0 = (text, clock.now() + 6) }
         }
     }
 }

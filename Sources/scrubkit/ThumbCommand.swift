@@ -274,15 +274,9 @@ enum ThumbCommand {
         gen.acceptsApproximateFrames = p.flag("--approximate")
         gen.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumb")
         if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
-        if p.flag("--exact") { gen.setExact() }
-        if p.flag("--fast") { gen.setFastest() }
-        if let tol = p.value("--tolerance") {
-            guard case .absolute(let t)? = try? TimeExpression(parsing: tol) else {
-                throw UsageError(
-                    message: "--tolerance expects a duration such as 0.5s or 200ms, got '\(tol)'", command: "thumb")
-            }
-            gen.requestedTimeToleranceBefore = t
-            gen.requestedTimeToleranceAfter = .zero
+        if let (before, after) = try p.tolerances(command: "thumb") {
+            gen.requestedTimeToleranceBefore = before
+            gen.requestedTimeToleranceAfter = after
         }
         return gen
     }

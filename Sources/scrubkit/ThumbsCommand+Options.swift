@@ -35,15 +35,9 @@ extension ThumbsCommand {
             do { opts.times = .at(try a.split(separator: ",").map { try TimeExpression(parsing: String($0)) }) }
             catch let e as TimeExpressionError { throw UsageError(message: e.description, command: "thumbs") }
         }
-        if p.flag("--exact") { opts.toleranceBefore = .zero; opts.toleranceAfter = .zero }
         opts.acceptsApproximateFrames = p.flag("--approximate")
-        if p.flag("--fast") { opts.toleranceBefore = .positiveInfinity; opts.toleranceAfter = .positiveInfinity }
-        if let tol = p.value("--tolerance") {
-            guard case .absolute(let t)? = try? TimeExpression(parsing: tol) else {
-                throw UsageError(
-                    message: "--tolerance expects a duration such as 0.5s, got '\(tol)'", command: "thumbs")
-            }
-            opts.toleranceBefore = t
+        if let (before, after) = try p.tolerances(command: "thumbs") {
+            (opts.toleranceBefore, opts.toleranceAfter) = (before, after)
         }
         if let s = p.value("--sheet") {
             let parts = s.lowercased().split(separator: "x").compactMap { Int($0) }

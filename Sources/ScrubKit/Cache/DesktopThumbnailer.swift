@@ -38,10 +38,9 @@ public struct DesktopThumbnailer: Sendable {
             return (try generator.image(at: time), false)
         }
         if desktop.hasFailure(path: generator.path, identity: identity) {
-            throw MediaError(
-                .unsupported, path: generator.path,
-                "cannot be thumbnailed (remembered in \(desktop.failurePath(uri: DesktopThumbnails.uri(forPath: generator.path)))"
-                    + " until the file changes)")
+            let entry = desktop.failurePath(uri: DesktopThumbnails.uri(forPath: generator.path))
+            let why = "cannot be thumbnailed (remembered in \(entry) until the file changes)"
+            throw MediaError(.unsupported, path: generator.path, why)
         }
         if let hit = cached(path: generator.path, identity: identity, fitting: generator.maximumSize) {
             return (hit, true)

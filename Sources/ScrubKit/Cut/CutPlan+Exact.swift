@@ -124,7 +124,7 @@ extension CutPlan {
         guard let packet = try? Packet() else { return .sectionEnds }
         while (try? demuxer.read(into: packet)) == true {
             guard packet.streamIndex == video.index else { continue }
-            let stamp = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+            let stamp = packet.timestamp
             let decode = packet.dts != MediaTime.noTimestamp ? packet.dts : stamp
             guard stamp != MediaTime.noTimestamp else { continue }
             let decodedAt = MediaTime(pts: decode, timeBase: video.timeBase)

@@ -142,7 +142,7 @@ struct CutPlan {
         var found: MediaTime? = nil
         while (try? demuxer.read(into: packet)) == true {
             // (Presentation time, else decode time: an AVI's pictures have only the latter.)
-            let stamp = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+            let stamp = packet.timestamp
             guard packet.streamIndex == video.index, stamp != MediaTime.noTimestamp else { continue }
             let t = MediaTime(pts: stamp, timeBase: video.timeBase)
             // (Only where decoding can start: an intra-refresh recovery point is flagged but shows nothing whole.)
@@ -196,7 +196,7 @@ struct CutPlan {
             let index = packet.streamIndex
             guard var cut = cuts[index], !cut.done else { continue }
             let time = MediaTime(
-                pts: packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts, timeBase: cut.timeBase)
+                pts: packet.timestamp, timeBase: cut.timeBase)
             let decode = MediaTime(
                 pts: packet.dts != MediaTime.noTimestamp ? packet.dts : packet.pts, timeBase: cut.timeBase)
             guard time.isNumeric else { continue }

@@ -65,7 +65,7 @@ extension FrameExtractor {
     /// where the next request would seek anyway (see ``upcoming``): a packet presented before the next request's
     /// keyframe could still be where decoding on would pass, so nothing is left undecoded that the next one might use.
     func drainBound() -> Int64? {
-        guard source.facts.container.hasPrefix("mov,"), upcoming.isValid else { return nil }
+        guard Demuxer.isMP4Family(source.facts.container), upcoming.isValid else { return nil }
         if upcoming.isPositiveInfinity { return .max }
         guard let keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: upcoming)
         else { return nil }

@@ -96,7 +96,7 @@ final class FrameExtractor {
             let forward = lastReturned.isNumeric && time >= lastReturned
             var keyframe = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
             if !before.isPositiveInfinity, !(keyframe.map { $0 >= windowStart } ?? false), !state.isPositioned,
-               Demuxer.isURL(source.path), source.facts.container.hasPrefix("mov,") {
+               Demuxer.isURL(source.path), Demuxer.isMP4Family(source.facts.container) {
                 // A fragmented MP4 over HTTP indexes a fragment's samples once it is sought (its header read): ask
                 // again.
                 try seek(to: time)
@@ -124,7 +124,7 @@ final class FrameExtractor {
     /// no keyframe entry after it up to `time`. Other indexes can be partial (built while reading).
     private func keyframeStillAnswers(_ time: MediaTime) -> Bool {
         if lastKeyframeValidThrough.isValid && time <= lastKeyframeValidThrough { return true }
-        guard source.facts.container.hasPrefix("mov,"),
+        guard Demuxer.isMP4Family(source.facts.container),
             let entry = reader.source.indexedKeyframe(streamIndex: source.stream.index, atOrBefore: time)
         else { return false }
         return entry <= lastKeyframeReturned

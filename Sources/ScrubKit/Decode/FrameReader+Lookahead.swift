@@ -25,7 +25,7 @@ extension FrameReader {
             guard p.streamIndex == decoder.streamIndex else { continue }
             ahead.append((p, false))
             bytes += p.size
-            if p.dts != MediaTime.noTimestamp, p.dts > target, (p.pts != MediaTime.noTimestamp ? p.pts : p.dts) < bound
+            if p.dts != MediaTime.noTimestamp, p.dts > target, p.timestamp < bound
             {
                 drains = true
                 break

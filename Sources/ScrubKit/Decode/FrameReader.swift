@@ -82,7 +82,7 @@ final class FrameReader {
             if keyframesOnly && !packet.isKeyframe { continue }
             if let bound = drainBound, let target = skipTarget, packet.dts != MediaTime.noTimestamp,
                 packet.dts > target,
-                (packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts) < bound
+                packet.timestamp < bound
             {
                 drainedEarly = true
                 draining = true
@@ -99,7 +99,7 @@ final class FrameReader {
     /// is surely decoded and still at or before the target — such a frame can never be the answer, and no other
     /// frame depends on it, so the exact result is unchanged — or if the plan left it out.
     private func send(_ packet: Packet) throws {
-        let ts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+        let ts = packet.timestamp
         if sendingSkipped {
             decoder.skipping = .bidirectional
             referencesSkipped += 1
@@ -150,7 +150,7 @@ final class FrameReader {
             if !got { validThrough = .max; break }
             guard packet.streamIndex == decoder.streamIndex else { continue }
             read += 1
-            let pts = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+            let pts = packet.timestamp
             let dts = packet.dts != MediaTime.noTimestamp ? packet.dts : pts
             if packet.isKeyframe {
                 if pts == MediaTime.noTimestamp {   // nothing to compare: the first keyframe after the seek

@@ -108,7 +108,7 @@ enum MediaOpener {
     /// codec, a size and a start time (a fragmented MP4 over HTTP learns it from its first packets as it opens).
     private static func headerDescribesVideo(_ demuxer: Demuxer) -> Bool {
         let video = demuxer.streams.filter { $0.kind == .video }
-        return demuxer.formatName.hasPrefix("mov,") && !video.isEmpty
+        return Demuxer.isMP4Family(demuxer.formatName) && !video.isEmpty
             && video.allSatisfy { $0.width > 0 && $0.height > 0 && $0.codecName != "none" && $0.startTime.isValid }
     }
 

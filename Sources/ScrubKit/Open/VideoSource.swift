@@ -41,7 +41,7 @@ final class VideoSource {
     /// decode its first pictures again: ~70 ms of a core for 1080p H.264).
     convenience init(reopening path: String, facts: MediaFacts, pixelLimit: Int, allowsCoverArt: Bool) throws {
         let probing: MediaOpener.Probing =
-            facts.container.hasPrefix("mov,") ? .headerOnly(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)
+            Demuxer.isMP4Family(facts.container) ? .headerOnly(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)
         let demuxer = try MediaOpener.demux(path, probing)
         try self.init(
             OpenedMedia(path: path, demuxer: demuxer, facts: facts), pixelLimit: pixelLimit,

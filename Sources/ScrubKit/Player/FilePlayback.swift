@@ -226,7 +226,7 @@ public final class FilePlayback: PlayerPipeline, Sendable {
                 // (A local Matroska or MP4 file reads one stream's packets alone cheaply: the container skips the
                 // rest.)
                 let container = s.facts?.container ?? ""
-                let scans = !Demuxer.isURL(path) && (container.hasPrefix("matroska") || container.hasPrefix("mov,"))
+                let scans = !Demuxer.isURL(path) && (container.hasPrefix("matroska") || Demuxer.isMP4Family(container))
                 source = .stream(stream, index: index, scan: scans ? path : nil)
             }
             let chain = SubtitleChain(source: source, fallbackCanvas: s.displaySize)

@@ -272,7 +272,7 @@ final class PlayerReader: Sendable {
                     }
                     continue
                 }
-                let timestamp = packet.pts != MediaTime.noTimestamp ? packet.pts : packet.dts
+                let timestamp = packet.timestamp
                 let item = Item(packet: packet, timestamp: timestamp, size: packet.size, isKeyframe: packet.isKeyframe)
                 guard let fresh = try? Packet() else { return }
                 packet = fresh   // (the read one now belongs to its queue)

@@ -88,7 +88,7 @@ final class EarlyFrame: Sendable {
         _ generator: ThumbnailGenerator, at request: TimeExpression, cores: Int, head: [UInt8]
     ) throws -> Found? {
         let opened = try MediaOpener.open(generator.path, .headerOnly(pixelLimit: generator.pixelLimit), head: head)
-        guard opened.facts.container.hasPrefix("mov,") else { return nil }
+        guard Demuxer.isMP4Family(opened.facts.container) else { return nil }
         let source = try VideoSource(opened, pixelLimit: generator.pixelLimit)
         guard !source.isStill, source.stream.width > 0, !ThumbnailGenerator.hasBigFrames(source.stream) else {
             return nil

@@ -165,7 +165,7 @@ public final class HoverThumbnails: Sendable {
     /// the end after the last; otherwise as far as the packet scan saw.
     private static func stretch(of keyframe: MediaTime, asked: MediaTime, _ extractor: FrameExtractor) -> MediaTime {
         let source = extractor.source, stream = source.stream.index
-        if source.facts.container.hasPrefix("mov,"),
+        if Demuxer.isMP4Family(source.facts.container),
             let own = source.demuxer.indexedKeyframe(streamIndex: stream, atOrBefore: keyframe)
         {
             guard let next = source.demuxer.indexedKeyframe(streamIndex: stream, after: own) else {
