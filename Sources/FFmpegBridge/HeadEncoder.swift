@@ -2,11 +2,10 @@ import CFFmpeg
 
 /// The pictures of a smart cut's first, partial group re-encoded to go in front of copied ones (LosslessCut's
 /// "smart cut"): H.264 through libx264 or HEVC through libx265, matched to the copied stream (size, pixel format,
-/// aspect, colour, time base),
-/// with no B-pictures (presentation order is decode order) and its parameter sets in the first packet, so the copy's
-/// own parameter sets, put back in front of its first keyframe (``preparingJoin(at:)``), take over there.
-/// Packets come out in the copied stream's framing (4-byte lengths, as MP4 and Matroska carry H.264, or start codes).
-/// Owns its encoder; not thread-safe.
+/// aspect, colour, time base), with no B-pictures (presentation order is decode order) and its parameter sets in the
+/// first packet, so the copy's own parameter sets, put back in front of its first keyframe (``preparingJoin(at:)``),
+/// take over there. Packets come out in the copied stream's framing (4-byte lengths, as MP4 and Matroska carry H.264,
+/// or start codes). Owns its encoder; not thread-safe.
 public final class HeadEncoder {
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private let packet: Packet

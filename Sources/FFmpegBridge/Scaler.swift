@@ -55,8 +55,7 @@ public final class Scaler {
     }
 
     /// The frame scaled to `width × height` RGB with 16 bits per channel (little-endian = native on x86-64/arm64), for
-    /// processing such as
-    /// HDR tone mapping that 8 bits would band.
+    /// processing such as HDR tone mapping that 8 bits would band.
     public func rgb48(from frame: Frame, width: Int, height: Int) throws -> [UInt16] {
         let bytes = try convert(frame, width: width, height: height, rgba: false, deep: true)
         return bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }

@@ -1,17 +1,15 @@
 import Glibc
 
 /// A value behind a lock — the one way ScrubKit's layers share mutable state and wait for each other. `withLock`
-/// gives
-/// exclusive access; ``wait(until:timeout:)`` and ``withLock(waitingUntil:timeout:_:)`` sleep, without holding the
-/// lock,
-/// until the value satisfies a condition (every `withLock` wakes the waiters to check again), so a worker thread
-/// waiting for a request, a decoder waiting for a free place and a caller waiting for readiness all use this one type.
+/// gives exclusive access; ``wait(until:timeout:)`` and ``withLock(waitingUntil:timeout:_:)`` sleep, without holding
+/// the lock, until the value satisfies a condition (every `withLock` wakes the waiters to check again), so a worker
+/// thread waiting for a request, a decoder waiting for a free place and a caller waiting for readiness all use this one
+/// type.
 ///
 /// On a `pthread_mutex_t` and a `pthread_cond_t` on the monotonic clock, not the Synchronization module's `Mutex`:
 /// ThreadSanitizer intercepts pthread locks, while `Mutex` on Linux is a bare futex it cannot see — every access
-/// under
-/// a `Mutex` was reported as a race (`tools/tsan`), making real races impossible to tell apart — and `Mutex` cannot
-/// wait for a condition. Single flags and counters that need no lock stay `Atomic`s.
+/// under a `Mutex` was reported as a race (`tools/tsan`), making real races impossible to tell apart — and `Mutex`
+/// cannot wait for a condition. Single flags and counters that need no lock stay `Atomic`s.
 public final class Locked<Value>: @unchecked Sendable {   // unchecked: `storage` is only touched while `mutex` is held
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let changed: UnsafeMutablePointer<pthread_cond_t>

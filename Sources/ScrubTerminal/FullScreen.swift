@@ -9,8 +9,7 @@ import ScrubKit
 /// signals as the level above had them.
 enum FullScreen {
     /// Runs `body` with the graphics chosen, full screen on `terminal`, for `program` (named in the refusal);
-    /// `renderer`
-    /// is what to clear the pictures of when it ends.
+    /// `renderer` is what to clear the pictures of when it ends.
     static func run(
         _ program: String, terminal: RawTerminal, forced: GraphicsKind?, renderer: @escaping () -> FrameRenderer,
         resized: @escaping @Sendable () -> Void, _ body: (GraphicsChoice) throws -> Int32

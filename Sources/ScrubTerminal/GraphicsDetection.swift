@@ -154,8 +154,7 @@ public enum GraphicsDetection {
 
     /// Where to put picture files for kitty, when it reads this machine's files: a 1×1 picture file is offered with a
     /// query (`a=q,t=t`) and kitty answers OK only when it could read it — on the same machine, not over SSH. Tried
-    /// in
-    /// `/dev/shm` (memory), then the temporary directory; nil when kitty says no, does not answer, or
+    /// in `/dev/shm` (memory), then the temporary directory; nil when kitty says no, does not answer, or
     /// `SCRUBKIT_KITTY_TRANSFER=direct` asks for pixels in the escape sequences. `input` must be in raw mode.
     public static func kittyFileDirectory(input: Int32, output: Int32, budget: Double = 1.0,
                                           env: [String: String] = ProcessInfo.processInfo.environment) -> String? {

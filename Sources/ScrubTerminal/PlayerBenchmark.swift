@@ -6,8 +6,7 @@ import ScrubKit
 /// `scrubkit play --bench`: plays to a null terminal in real time (with a pause at a third and an exact seek 2 s ahead
 /// at two thirds, which sync must survive), then runs scripted seeks, then moves a pointer over the bar while playing
 /// (hover previews), and reports frames shown/dropped, seek → frame-painted and pointer move → preview-painted
-/// latency
-/// percentiles. Everything a real screen costs is done (decode, scale, compose escape
+/// latency percentiles. Everything a real screen costs is done (decode, scale, compose escape
 /// sequences) except the write to a terminal. With sound, the sound plays (and leads the clock) as in `scrubkit play`.
 public enum PlayerBenchmark {
     /// One picture painted during playback: when (the monotonic clock, seconds) and which frame (its media time).
@@ -58,8 +57,7 @@ public enum PlayerBenchmark {
 
     /// Plays `path` for `seconds` on a null terminal of `columns × rows` with `kind` graphics (sound as `sound`
     /// says; nil: silent), then `seeks` keyframe and `seeks` exact seeks, then a sweep and `hovers` jumps of the
-    /// pointer
-    /// over the bar while playing; throws when the file cannot be played.
+    /// pointer over the bar while playing; throws when the file cannot be played.
     public static func run(path: String, seconds: Double, columns: Int, rows: Int, kind: GraphicsKind, seeks: Int = 20,
                            hovers: Int = 40, sound: SoundOptions? = nil) throws -> Report {
         let run = try BenchSession(path: path, columns: columns, rows: rows, kind: kind, sound: sound)

@@ -30,8 +30,7 @@ public struct SliderBar: Sendable {
     public func contains(column: Int) -> Bool { column >= origin && column < origin + width }
 
     /// The track: played part `━`, knob `●`, rest `─`, with a tick (`╋`, `┼`) at each of `ticks` (fractions:
-    /// chapter
-    /// starts) and each of `marks` drawn as its letter (an A-B loop's ends); with colour when allowed.
+    /// chapter starts) and each of `marks` drawn as its letter (an A-B loop's ends); with colour when allowed.
     public func render(
         fraction: Double, color: Bool, ticks: [Double] = [], marks: [(fraction: Double, letter: Character)] = []
     ) -> String {

@@ -3,8 +3,7 @@ import Testing
 
 @Suite struct InfoSubtitleTests {
     /// `info` lists subtitle streams — codec, language, title, default/forced, pictures or text — in the table and
-    /// in
-    /// `--json`.
+    /// in `--json`.
     @Test func infoListsSubtitleStreams() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "scrubkit-info-subs-\(UUID().uuidString.prefix(8))"

@@ -69,8 +69,7 @@ enum StreamShape: String, CaseIterable, CustomTestStringConvertible {
 }
 
 /// The player's reader stays within its bounds — the read-ahead past what is played, the queues' bytes — whatever
-/// the
-/// streams do, and the picture plays on where the sound has nothing. Before, a chain waiting on a stream that had
+/// the streams do, and the picture plays on where the sound has nothing. Before, a chain waiting on a stream that had
 /// ended (sound that stops after 2 s) or had a long hole made the reader read the rest of the file: the whole 60 s
 /// for 8 s played, over HTTP too.
 @Suite(.enabled(if: Reference.available, "needs ffmpeg to make the shapes"), .timeLimit(.minutes(3)))
@@ -179,8 +178,7 @@ extension PlayerReadBoundsTests {
     }
 
     /// The same over HTTP: the server counts what it sent — the time reached, 5 s read ahead, a waiting stream's lag
-    /// of
-    /// 5 s, a GOP, what the sockets hold — under 20 s more (the whole file is 60 s), and half a megabyte for the
+    /// of 5 s, a GOP, what the sockets hold — under 20 s more (the whole file is 60 s), and half a megabyte for the
     /// opening's reads (the index, a cover picture); the queues hold under 30 s (5 s ahead, the picture's chain lagging
     /// the sound under the whole suite's load: 21 s seen).
     @Test(arguments: StreamShape.allCases)

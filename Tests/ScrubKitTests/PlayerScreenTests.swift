@@ -17,8 +17,8 @@ import Testing
     static let aspects = [16.0 / 9, 9.0 / 16, 4.0 / 3, 2.39]
 
     /// Every window size (60–200 columns × 20–60 rows), cell size and renderer: the geometry is a real picture
-    /// inside
-    /// the picture area, and a frame decoded at another size (stale, or rounded differently) is still painted at it.
+    /// inside the picture area, and a frame decoded at another size (stale, or rounded differently) is still painted at
+    /// it.
     @Test func aPictureIsPaintedAtEveryWindowSize() {
         var checked = 0, painted = 0
         for (ri, renderer) in Self.renderers.enumerated() {

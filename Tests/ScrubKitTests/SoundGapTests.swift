@@ -4,8 +4,7 @@ import MediaTime
 import Testing
 
 /// Where the sound stream has nothing — a hole, an early end — the sound chain writes silence: the clock goes on
-/// (the
-/// picture with it) and the sound after a hole is heard at its own time. Before, a hole made the chain wait on the
+/// (the picture with it) and the sound after a hole is heard at its own time. Before, a hole made the chain wait on the
 /// reader, which read on (the rest of the file, for a sound that ended early), and the clock jumped over the hole.
 extension SoundTests {
     /// 8 s, a 64×36 picture; a 440 Hz tone (mono, 48 kHz) with `audioFilter` applied.

@@ -226,8 +226,7 @@ struct SubtitlePlaybackTests {
 }
 
 /// VobSub (DVD) bitmap subtitles written by hand — FFmpeg encodes bitmap subtitles only from bitmap ones — then
-/// muxed
-/// and converted by the ffmpeg CLI: each event a solid rectangle of colour 1 (the palette's second entry).
+/// muxed and converted by the ffmpeg CLI: each event a solid rectangle of colour 1 (the palette's second entry).
 enum BitmapSubtitleFixtures {
     /// One SPU: a `w × h` rectangle (w 64…255, h even) at (x, y), shown for `seconds`.
     static func spu(x: Int, y: Int, w: Int, h: Int, seconds: Double) -> [UInt8] {

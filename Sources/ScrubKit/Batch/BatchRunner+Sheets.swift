@@ -140,8 +140,7 @@ extension BatchRunner {
     /// Sprites of at most 10×10 tiles, and a track whose cues tile the whole timeline (from 0, as web players count)
     /// with no gap: each thumbnail's cue runs from halfway after the one before it (0 for the first) to halfway to
     /// the next (the end for the last) — for a `.track` plan, exactly its interval; with `scenes`, from each scene's
-    /// start
-    /// to the next one's.
+    /// start to the next one's.
     func writeVTT(_ good: [(Int, Thumbnail)], timeline: ThumbnailGenerator.Timeline, source: String,
                   naming: BatchNaming, scenes: [Scene]? = nil, into result: inout BatchFileResult) throws {
         guard !good.isEmpty else { return }

@@ -10,8 +10,7 @@ public enum BatchTimes: Sendable, Equatable {
     case at([TimeExpression])
     /// A thumbnail track for a web player's seek bar (`--vtt` without a plan): one thumbnail per interval at its
     /// middle, the interval ``trackInterval(duration:)`` long — ~2 s for short clips up to 10 s for films, longer
-    /// only
-    /// past ``trackLimit`` thumbnails.
+    /// only past ``trackLimit`` thumbnails.
     case track
 
     /// At most this many thumbnails in a track (10 sprites of 10×10).

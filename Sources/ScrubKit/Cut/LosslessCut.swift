@@ -30,13 +30,11 @@ public enum LosslessCut {
     }
 
     /// Copies `path` from `from` to `to` (times on the file's presentation timeline, as `thumb --at` resolves them:
-    /// the rule `MediaFacts.presentationTime` keeps) into `output`
-    /// (its container chosen by its name's extension). With `exact`, a "smart cut": the pictures from `from` to the
-    /// next keyframe are re-encoded (H.264 or HEVC, matched to the stream) so the cut starts on the asked frame, the
-    /// rest
-    /// copied; where that cannot be done the cut starts on the keyframe before, and ``Result/notes`` says why.
-    /// Throws a ``MediaError`` naming the file: unreadable input, a section outside the file or empty, an output that
-    /// cannot be written (nothing is left behind).
+    /// the rule `MediaFacts.presentationTime` keeps) into `output` (its container chosen by its name's extension). With
+    /// `exact`, a "smart cut": the pictures from `from` to the next keyframe are re-encoded (H.264 or HEVC, matched to
+    /// the stream) so the cut starts on the asked frame, the rest copied; where that cannot be done the cut starts on
+    /// the keyframe before, and ``Result/notes`` says why. Throws a ``MediaError`` naming the file: unreadable input, a
+    /// section outside the file or empty, an output that cannot be written (nothing is left behind).
     public static func cut(
         _ path: String, from: TimeExpression, to: TimeExpression, output: String, exact: Bool = false
     ) throws -> Result {

@@ -48,8 +48,7 @@ struct MediaFacts: Sendable {
 
     /// The audio stream sound is played and measured from — the `number`th in file order (counted from 1, mpv's
     /// `--aid`), else the first this build can decode (else the first) — or why there is none, in a few words. The
-    /// one
-    /// choice: the player's sound and its loudness strip follow it.
+    /// one choice: the player's sound and its loudness strip follow it.
     func audioStream(number: Int?) -> (stream: StreamFacts?, problem: String?) {
         let audio = audioStreams
         let chosen: StreamFacts?

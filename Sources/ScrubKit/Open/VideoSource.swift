@@ -37,8 +37,7 @@ final class VideoSource {
     /// A second source on a file already opened at the front door, for another decoder (the second half of a
     /// parallel run) or a fresh start (a decoder refused shrink-on-load: image2 cannot rewind). FFmpeg opens the file
     /// again; its `facts` are not gathered again — so an MP4/MOV is opened from its header alone (its probe would
-    /// only
-    /// decode its first pictures again: ~70 ms of a core for 1080p H.264).
+    /// only decode its first pictures again: ~70 ms of a core for 1080p H.264).
     convenience init(reopening path: String, facts: MediaFacts, pixelLimit: Int, allowsCoverArt: Bool) throws {
         let probing: MediaOpener.Probing =
             Demuxer.isMP4Family(facts.container) ? .headerOnly(pixelLimit: pixelLimit) : .lean(pixelLimit: pixelLimit)

@@ -9,8 +9,7 @@ extension Player {
     public static let settleDelay = 0.2
 
     /// A jump by `seconds` from the current time (←/→, ↑/↓): loose at once and, when `exact`, exact once the
-    /// keys rest
-    /// for ``settleDelay``.
+    /// keys rest for ``settleDelay``.
     public func jump(by seconds: Double, exact: Bool) {
         core.sync {
             guard let info else { return }

@@ -20,9 +20,8 @@ extension PlayerReader {
     /// taken since the last move (also when not played now: a picture decoded only where a seek lands), else where the
     /// reading started after it (seconds; nil before anything was read). Each chain takes only a little ahead of what
     /// is shown or heard — the picture's six frames, the sound's output buffer; after a gap the sound's chain looks
-    /// at
-    /// its next packet's time before taking it (``nextTimestamp(_:)``). Subtitles' chains take what comes as it comes:
-    /// they say nothing of where playback is.
+    /// at its next packet's time before taking it (``nextTimestamp(_:)``). Subtitles' chains take what comes as it
+    /// comes: they say nothing of where playback is.
     static func position(_ s: State) -> Double? {
         s.queues.values.filter { $0.kind != .subtitles }.compactMap(\.lastTaken).max() ?? s.readStart
     }

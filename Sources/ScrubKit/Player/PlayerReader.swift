@@ -5,8 +5,7 @@ import MediaTime
 
 /// The one reader of a played file, shaped like mpv's demuxer thread: it opens the file once (the front door), reads
 /// every packet once on a thread of its own and hands each stream's packets to that stream's queue — the picture's,
-/// and
-/// every audio stream's (so another can be chosen without reading again) — for the chains to decode as peers.
+/// and every audio stream's (so another can be chosen without reading again) — for the chains to decode as peers.
 ///
 /// Reading is bounded whatever the streams do (PlayerReader+Policy.swift): the file is read ``Limits/readAhead``
 /// seconds past the furthest any chain has taken, the queues hold at most ``Limits/bytes`` together, and a chain
@@ -83,8 +82,8 @@ final class PlayerReader: Sendable {
 
     /// Opens `path` on a thread of its own at the front door (lean probing) and calls `opened` there with the reader
     /// and the file's facts (the streams it queues — the picture's and every audio stream — are then ready to be
-    /// read
-    /// through ``stream(_:)``), or with the error; then reads until ``close()``. Reading starts once `opened` returns.
+    /// read through ``stream(_:)``), or with the error; then reads until ``close()``. Reading starts once `opened`
+    /// returns.
     init(path: String, limits: Limits? = nil, clock: MediaClock = SystemClock(),
          opened: @escaping @Sendable (PlayerReader, Result<OpenedFacts, MediaError>) -> Void) {
         self.path = path
@@ -148,8 +147,7 @@ final class PlayerReader: Sendable {
     }
 
     /// Stream `index`'s chain has played up to `timestamp` (its time base) without taking a packet — silence where
-    /// the
-    /// stream has none: where the chains are moves on with it, so the reader reads on for what comes after the gap.
+    /// the stream has none: where the chains are moves on with it, so the reader reads on for what comes after the gap.
     func reached(_ index: Int, timestamp: Int64) {
         state.withLock { s in s.queues[index]?.reached(timestamp) }
     }

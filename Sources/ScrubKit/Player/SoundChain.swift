@@ -107,10 +107,10 @@ final class SoundChain: Sendable {
     static let startLimit = 2.5
 
     /// The media time heard at `now` on the player's clock: the end of what was written minus the latency measured
-    /// after that
-    /// write, less the time since (what was queued has been playing meanwhile), never past what was written. While a
-    /// take starts (nothing written yet) it is the take's start: the player holds there until sound comes. Nil when no
-    /// sound is coming out (none, silent, failed, a take that never started): then the player's own clock rules.
+    /// after that write, less the time since (what was queued has been playing meanwhile), never past what was written.
+    /// While a take starts (nothing written yet) it is the take's start: the player holds there until sound comes. Nil
+    /// when no sound is coming out (none, silent, failed, a take that never started): then the player's own clock
+    /// rules.
     func clock(now: Double) -> MediaTime? {
         state.withLock { s in
             guard s.available, s.snippet == nil, let from = s.target, s.hasOutput else { return nil }

@@ -23,9 +23,8 @@ public struct Scene: Sendable, Equatable {
 
 /// Finds the cuts of a video from a tiny picture of each frame (64×36 RGB): the mean absolute difference from the
 /// frame before (MAFD), scored as FFmpeg's scene filter does — min(MAFD, |MAFD − previous MAFD|) / 100 — so a
-/// steady
-/// change (a fade, a pan) scores low and a jump high. A cut needs ``threshold`` and twice the recent average score
-/// (fast motion raises that average); scenes shorter than ``minimumSceneLength`` are merged into the one before
+/// steady change (a fade, a pan) scores low and a jump high. A cut needs ``threshold`` and twice the recent average
+/// score (fast motion raises that average); scenes shorter than ``minimumSceneLength`` are merged into the one before
 /// (flash frames). By default the keyframes are looked at first (each decodes alone: cheap) and only the stretches
 /// between two keyframes that differ are decoded frame by frame — the cuts land on their exact frames at a fraction
 /// of a full decode; a cut away and back between two keyframes that look alike is then missed, which

@@ -45,8 +45,7 @@ public struct SubtitleCue: Sendable, Equatable {
     /// The text of an ASS event as FFmpeg's decoders give it (`ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,
     /// Effect,Text`, or a whole `Dialogue:` line), a line each: override blocks `{…}` stripped, `\N` and `\n` line
     /// breaks, `\h` a space. Nil for a positioned sign or a drawing (`\pos`, `\move`, `\p1`…), which a terminal
-    /// cannot
-    /// place.
+    /// cannot place.
     public static func text(ofASSEvent event: String) -> [String]? {
         let isDialogue = event.hasPrefix("Dialogue:")
         // (The text is the last field: it may hold commas itself.)

@@ -27,8 +27,7 @@ public struct SubtitleTrack: Sendable, Equatable {
     public static let sidecarExtensions: Set<String> = ["srt", "ass", "ssa", "vtt", "webvtt"]
 
     /// The subtitle files beside the local file `path` named like it: `NAME.srt`, `NAME.LANG.srt`,
-    /// `NAME.anything.ass`…,
-    /// in natural order of their names (none for a URL).
+    /// `NAME.anything.ass`…, in natural order of their names (none for a URL).
     public static func sidecars(for path: String) -> [String] {
         guard !Demuxer.isURL(path) else { return [] }
         let url = URL(fileURLWithPath: path)

@@ -9,8 +9,7 @@ import Locking
 /// The newest ``request(_:)`` wins: moves made while a picture is decoding are skipped to the last one. Each picture
 /// is the keyframe at or before the time (one seek and one decode), and it is kept for every time that keyframe is
 /// known to answer — the stretch up to the next keyframe the packet scan saw — so moving along a bar inside one
-/// GOP,
-/// or back over it, decodes nothing. Kept pictures are bounded by ``memoryLimit`` (least recently used go first).
+/// GOP, or back over it, decodes nothing. Kept pictures are bounded by ``memoryLimit`` (least recently used go first).
 ///
 /// ```swift
 /// let hover = HoverThumbnails(path: "clip.mp4", maximumSize: .box(width: 256, height: 144))
