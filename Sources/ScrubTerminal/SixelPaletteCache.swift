@@ -43,15 +43,15 @@ final class SixelPaletteCache: Sendable {
     static func signature(_ image: RGBImage) -> [Int] {
         var sums = [Int](repeating: 0, count: 48), counts = [Int](repeating: 0, count: 16)
         guard image.width > 0, image.height > 0 else { return sums }
-        image.pixels.withUnsafeBufferPointer { p in
-            for y in stride(from: 0, to: image.height, by: 4) {
-                let gy = y * 4 / image.height
-                for x in stride(from: 0, to: image.width, by: 4) {
-                    let cell = gy * 4 + x * 4 / image.width, o = (y * image.width + x) * 3
-                    sums[cell * 3] += Int(p[o]); sums[cell * 3 + 1] += Int(p[o + 1]);
-                    sums[cell * 3 + 2] += Int(p[o + 2])
-                    counts[cell] += 1
-                }
+        let p = image.pixels
+        for y in stride(from: 0, to: image.height, by: 4) {
+            let gy = y * 4 / image.height
+            for x in stride(from: 0, to: image.width, by: 4) {
+                let cell = gy * 4 + x * 4 / image.width, o = (y * image.width + x) * 3
+                sums[cell * 3] += Int(p[o])
+                sums[cell * 3 + 1] += Int(p[o + 1])
+                sums[cell * 3 + 2] += Int(p[o + 2])
+                counts[cell] += 1
             }
         }
         return (0..<48).map { sums[$0] / max(1, counts[$0 / 3]) }

@@ -40,7 +40,10 @@ public enum TilePreview {
         var out: [UInt8] = []
         for f in frames {
             guard let packed = f.deflated() else { return nil }
-            for v in [f.width, f.height, packed.count] { withUnsafeBytes(of: UInt32(v).littleEndian) { out += $0 } }
+            for v in [f.width, f.height, packed.count] {
+                let u = UInt32(v)
+                out += [UInt8(u & 0xFF), UInt8(u >> 8 & 0xFF), UInt8(u >> 16 & 0xFF), UInt8(u >> 24)]
+            }
             out += packed
         }
         return out

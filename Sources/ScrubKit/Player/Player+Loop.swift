@@ -6,22 +6,24 @@ import MediaTime
 extension Player {
     /// The section played over and over; nil (the default): none. A range that is not numeric or empty is none.
     public var loopRange: MediaTimeRange? {
-        get { core.sync { _loopRange } }
+        get { withCore { $0.loopRange } }
         set {
-            core.sync {
+            withCore { c in
                 if let r = newValue, r.start.isNumeric, r.end.isNumeric, r.end > r.start {
-                    _loopRange = r
+                    c.loopRange = r
                 } else {
-                    _loopRange = nil
+                    c.loopRange = nil
                 }
-                scheduleWake()
+                c.scheduleWake()
             }
         }
     }
+}
 
-    /// At `t` (playing), past the loop's end: back to its start. Whether it went back. (On `core`.)
+extension PlayerCore {
+    /// At `t` (playing), past the loop's end: back to its start. Whether it went back. (Under the player's lock.)
     func loopBackIfDue(_ t: MediaTime) -> Bool {
-        guard let r = _loopRange, _rate > 0, !seeking, t >= r.end else { return false }
+        guard let r = loopRange, rate > 0, !seeking, t >= r.end else { return false }
         // (Marked as seeking first: the seek brings the timeline up to date, which would come back here.)
         seeking = true
         startSeek(r.start, .zero, .zero, nil)   // (the sound starts again where it lands)

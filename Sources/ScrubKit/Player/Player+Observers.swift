@@ -2,7 +2,7 @@ import Dispatch
 import MediaTime
 
 /// Time observers (AVPlayer's `addPeriodicTimeObserver`, `addBoundaryTimeObserver`): registration here; when they
-/// fire is decided on the player's core queue (`update`, `scheduleWake` in Player.swift).
+/// fire is decided under the player's lock (`update`, `scheduleWake` below).
 extension Player {
     /// Calls `block` on `queue` (serial) at every multiple of `interval` on the media timeline while playing,
     /// and whenever time jumps (seek) or playback starts or stops. A busy queue never piles up callbacks: at most
@@ -11,11 +11,11 @@ extension Player {
                                         using block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
         precondition(interval.isNumeric && interval > .zero, "the interval must be a positive numeric time")
         let mailbox = ObserverMailbox(queue: queue ?? DispatchQueue(label: "scrubkit.player.observer"), block: block)
-        return core.sync {
-            nextObserverID += 1
-            periodic[nextObserverID] = PeriodicObserver(interval: interval, mailbox: mailbox)
-            scheduleWake()
-            return TimeObserverToken(id: nextObserverID)
+        return withCore { c in
+            c.nextObserverID += 1
+            c.periodic[c.nextObserverID] = PeriodicObserver(interval: interval, mailbox: mailbox)
+            c.scheduleWake()
+            return TimeObserverToken(id: c.nextObserverID)
         }
     }
 
@@ -29,11 +29,12 @@ extension Player {
             throw MediaError(.invalidRequest, path: "player", "a boundary time observer needs at least one time")
         }
         let mailbox = ObserverMailbox(queue: queue ?? DispatchQueue(label: "scrubkit.player.observer"), block: block)
-        return core.sync {
-            nextObserverID += 1
-            boundaries[nextObserverID] = BoundaryObserver(times: times.filter(\.isNumeric).sorted(), mailbox: mailbox)
-            scheduleWake()
-            return TimeObserverToken(id: nextObserverID)
+        return withCore { c in
+            c.nextObserverID += 1
+            c.boundaries[c.nextObserverID] = BoundaryObserver(
+                times: times.filter(\.isNumeric).sorted(), mailbox: mailbox)
+            c.scheduleWake()
+            return TimeObserverToken(id: c.nextObserverID)
         }
     }
 
@@ -42,19 +43,19 @@ extension Player {
         queue: DispatchQueue? = nil, using block: @escaping @Sendable (MediaTime) -> Void
     ) -> TimeObserverToken {
         let mailbox = ObserverMailbox(queue: queue ?? callbackQueue, block: block)
-        return core.sync {
-            nextObserverID += 1
-            endObservers[nextObserverID] = mailbox
-            return TimeObserverToken(id: nextObserverID)
+        return withCore { c in
+            c.nextObserverID += 1
+            c.endObservers[c.nextObserverID] = mailbox
+            return TimeObserverToken(id: c.nextObserverID)
         }
     }
 
     /// Stops an observer: no new callback starts after this returns.
     public func removeTimeObserver(_ token: TimeObserverToken) {
-        core.sync {
-            periodic.removeValue(forKey: token.id)?.mailbox.remove()
-            boundaries.removeValue(forKey: token.id)?.mailbox.remove()
-            endObservers.removeValue(forKey: token.id)?.remove()
+        withCore { c in
+            c.periodic.removeValue(forKey: token.id)?.mailbox.remove()
+            c.boundaries.removeValue(forKey: token.id)?.mailbox.remove()
+            c.endObservers.removeValue(forKey: token.id)?.remove()
         }
     }
 
@@ -71,12 +72,12 @@ extension Player {
     }
 }
 
-/// Bringing observers up to the time, the end of the media, and the clock's wake-ups (on `core`).
-extension Player {
+/// Bringing observers up to the time, the end of the media, and the clock's wake-ups (under the player's lock).
+extension PlayerCore {
     /// Brings observers up to the current time: periodic multiples and boundaries crossed, end of media.
     func update() {
-        guard case .readyToPlay = _status else { return }
-        guard _rate > 0, !seeking else { return }
+        guard case .readyToPlay = status else { return }
+        guard rate > 0, !seeking else { return }
         followSound()
         let now = clock.now()
         let t = time(at: now)
@@ -102,11 +103,11 @@ extension Player {
 
     func reachedEnd(_ end: MediaTime, now: Double) {
         for m in endObservers.values { m.post(end) }
-        switch _actionAtItemEnd {
+        switch actionAtItemEnd {
         case .pause:
             anchorMedia = end
             anchorHost = now
-            _rate = 0
+            rate = 0
             syncSound()
             postPeriodic(end)
         case .loop:
@@ -128,11 +129,11 @@ extension Player {
     /// end), or when a keyboard jump is due to be made exact.
     func scheduleWake() {
         var host = scrubbing.settle?.at
-        if case .readyToPlay = _status, _rate > 0, !seeking {
+        if case .readyToPlay = status, rate > 0, !seeking {
             let t = lastReported
             var next: MediaTime? = end
             // (The loop's end; at or past it already — B set where playback is — at once.)
-            if let r = _loopRange, next.map({ r.end < $0 }) ?? true { next = MediaTime.maximum(r.end, t) }
+            if let r = loopRange, next.map({ r.end < $0 }) ?? true { next = MediaTime.maximum(r.end, t) }
             for o in periodic.values {
                 let m = o.interval.multiplied(byRatio: Int32(clamping: t.floorDivided(by: o.interval) + 1), divisor: 1)
                 if next == nil || m < next! { next = m }
@@ -141,17 +142,17 @@ extension Player {
                 if let m = b.times.first(where: { $0 > t }), next == nil || m < next! { next = m }
             }
             if let target = next {
-                let at = anchorHost + (target - anchorMedia).seconds / _rate
+                let at = anchorHost + (target - anchorMedia).seconds / rate
                 host = min(host ?? at, at)
             }
         }
         guard let host else { return }
-        clock.schedule(at: host) { [weak self] in
-            guard let self else { return }
-            self.core.sync {
-                self.update()
-                self.settleIfDue()
-                self.scheduleWake()
+        clock.schedule(at: host) { [weak lock] in
+            lock?.withLock { c in
+                c.takeInbox()
+                c.update()
+                c.settleIfDue()
+                c.scheduleWake()
             }
         }
     }

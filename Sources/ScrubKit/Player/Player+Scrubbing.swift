@@ -11,61 +11,63 @@ extension Player {
     /// A jump by `seconds` from the current time (←/→, ↑/↓): loose at once and, when `exact`, exact once the
     /// keys rest for ``settleDelay``.
     public func jump(by seconds: Double, exact: Bool) {
-        core.sync {
-            guard let info else { return }
+        withCore { c in
+            guard let info = c.info else { return }
             let start = info.start.isNumeric ? info.start : .zero
-            let target = now() + MediaTime(seconds: seconds, preferredTimescale: 1000)
+            let target = c.now() + MediaTime(seconds: seconds, preferredTimescale: 1000)
             guard info.duration.isNumeric, info.duration > .zero else {
                 // Unknown length: by time, from the start on.
-                scrubbing.settle = nil
+                c.scrubbing.settle = nil
                 let tolerance: MediaTime = exact ? .zero : .positiveInfinity
-                startSeek(MediaTime.maximum(target, start), tolerance, tolerance, nil)
+                c.startSeek(MediaTime.maximum(target, start), tolerance, tolerance, nil)
                 return
             }
-            scrubLoosely(toFraction: (target - start).fraction(of: info.duration), exactAfter: exact)
+            c.scrubLoosely(toFraction: (target - start).fraction(of: info.duration), exactAfter: exact)
         }
     }
 
     /// A jump to `fraction` of the bar (0–9, Home, End; the end of a drag on media of unknown length): loose at once,
     /// exact once the keys rest.
     public func jump(toFraction fraction: Double) {
-        core.sync {
-            guard let info else { return }
+        withCore { c in
+            guard let info = c.info else { return }
             guard info.duration.isNumeric else {
                 // Unknown length: a fraction of what has been seen, exactly.
-                scrubbing.settle = nil
-                let span = seekableSpanNow()
+                c.scrubbing.settle = nil
+                let span = c.seekableSpanNow()
                 guard span.isNumeric, span > .zero else { return }
                 let start = info.start.isNumeric ? info.start : .zero
-                startSeek(
+                c.startSeek(
                     start + MediaTime(seconds: span.seconds * fraction, preferredTimescale: 1000), .zero, .zero, nil)
                 return
             }
-            scrubLoosely(toFraction: fraction, exactAfter: true)
+            c.scrubLoosely(toFraction: fraction, exactAfter: true)
         }
     }
 
     /// Forgets a jump still waiting to be made exact (a frame step, a chapter or the mouse took over).
-    public func cancelSettle() { core.sync { scrubbing.settle = nil } }
+    public func cancelSettle() { withCore { $0.scrubbing.settle = nil } }
 
     /// The bar's extent: the duration, or for media of unknown length the part seen so far.
-    public var seekableSpan: MediaTime { core.sync { seekableSpanNow() } }
+    public var seekableSpan: MediaTime { withCore { $0.seekableSpanNow() } }
 
     /// Everything a front end draws, read at one instant: the picture and the bar never come from different times.
     /// With `takingFrame`, the newest decoded frame at or before that time is taken (``frameForDisplay()``).
     public func snapshot(takingFrame: Bool) -> PlayerSnapshot {
-        core.sync {
-            let t = now()
-            let start = info?.start ?? .zero
+        withCore { c in
+            let t = c.now()
+            let start = c.info?.start ?? .zero
             return PlayerSnapshot(
-                time: t, start: start, duration: info?.duration ?? .indefinite, seekableSpan: seekableSpanNow(),
-                rate: _rate, isSeeking: seeking, frame: takingFrame ? pipeline.takeFrame(atOrBefore: t) : nil)
+                time: t, start: start, duration: c.info?.duration ?? .indefinite, seekableSpan: c.seekableSpanNow(),
+                rate: c.rate, isSeeking: c.seeking, frame: takingFrame ? pipeline.takeFrame(atOrBefore: t) : nil)
         }
     }
 
-    // MARK: - On `core`
+}
 
-    private func scrubLoosely(toFraction fraction: Double, exactAfter: Bool) {
+/// The scrubbing rules (under the player's lock).
+extension PlayerCore {
+    func scrubLoosely(toFraction fraction: Double, exactAfter: Bool) {
         sliderSeek(fraction, true)
         scrubbing.settle = exactAfter ? (fraction, clock.now() + Player.settleDelay) : nil
         scheduleWake()
@@ -81,7 +83,7 @@ extension Player {
 
     /// A slider seek, coalesced: at most one in flight, newer positions wait as one chase target.
     func sliderSeek(_ fraction: Double, _ dragging: Bool) {
-        guard case .readyToPlay = _status, let info, info.duration.isNumeric else {
+        guard case .readyToPlay = status, let info, info.duration.isNumeric else {
             pendingFraction = (fraction, dragging)   // applied when the duration is known
             return
         }
@@ -99,7 +101,7 @@ extension Player {
     func issueSliderSeek(_ t: MediaTime, _ before: MediaTime, _ after: MediaTime) {
         sliderSeekInFlight = true
         startSeek(t, before, after, nil, internal: { [unowned self] landed in
-            // On the core queue: the running slider seek ended. Landed: go to the chase target. Replaced by
+            // Under the lock: the running slider seek ended. Landed: go to the chase target. Replaced by
             // another seek: that seek wins, the stale chase is dropped.
             self.sliderSeekInFlight = false
             guard landed else { self.chase = nil; return }

@@ -1,6 +1,6 @@
 /// The sound's controls (AVPlayer's `volume`, `isMuted` and the item's `audioTimePitchAlgorithm`). The rules — sound
 /// at the rates in ``Player/soundRates`` without a seek in flight, the timeline following what is heard — are in
-/// Player.swift (`syncSound`, `followSound`).
+/// the extension below (`syncSound`, `followSound`).
 extension Player {
     /// The rates sound plays at (mpv's and AVPlayer's span); outside it the picture plays alone.
     public static let soundRates: ClosedRange<Double> = 0.25...4
@@ -8,13 +8,13 @@ extension Player {
     /// How sound plays at rates other than 1: pitch kept (`.timeDomain`, the default) or following the speed
     /// (`.varispeed`), as AVPlayerItem's `audioTimePitchAlgorithm`. Changing it while playing restarts the sound there.
     public var audioTimePitchAlgorithm: AudioTimePitchAlgorithm {
-        get { core.sync { pitchAlgorithm } }
+        get { withCore { $0.pitchAlgorithm } }
         set {
-            let changed = core.sync { () -> Bool in
-                defer { pitchAlgorithm = newValue }
-                return pitchAlgorithm != newValue
+            let changed = withCore { c -> Bool in
+                defer { c.pitchAlgorithm = newValue }
+                return c.pitchAlgorithm != newValue
             }
-            if changed { restartSound() }
+            if changed { withCore { $0.restartSound() } }
         }
     }
 
@@ -36,8 +36,8 @@ extension Player {
     /// Audio scrubbing: while paused, each seek that lands (dragging the bar, holding a seek key, stepping) plays a
     /// short snippet of the sound there, faded in and out, so speech and music can be found by ear. On by default.
     public var playsScrubSound: Bool {
-        get { core.sync { scrubSound } }
-        set { core.sync { scrubSound = newValue } }
+        get { withCore { $0.scrubSound } }
+        set { withCore { $0.scrubSound = newValue } }
     }
 
     /// How long a scrubbing snippet lasts.
@@ -48,17 +48,19 @@ extension Player {
     @discardableResult
     public func selectNextAudioStream() -> Int? {
         guard let n = pipeline.nextSoundStream() else { return nil }
-        restartSound()
+        withCore { $0.restartSound() }
         return n
     }
 
-    // MARK: - The rules (on `core`)
+}
 
+/// The sound's rules (under the player's lock).
+extension PlayerCore {
     /// Sound plays while the player plays at a rate in ``soundRates`` and no seek is in flight; it starts (a new
     /// start, nothing stale) where the timeline is, and starts again when the rate or the pitch algorithm changes.
     func syncSound(restart: Bool = false) {
-        let wanted = Player.soundRates.contains(_rate) && !seeking && _status == .readyToPlay
-        let take = wanted ? (rate: _rate, pitch: pitchAlgorithm) : nil
+        let wanted = Player.soundRates.contains(rate) && !seeking && status == .readyToPlay
+        let take = wanted ? (rate: rate, pitch: pitchAlgorithm) : nil
         if let take, restart || soundTake.map({ $0.rate != take.rate || $0.pitch != take.pitch }) ?? true {
             pipeline.playSound(from: anchorMedia, rate: take.rate, pitch: take.pitch)
         } else if take == nil && soundTake != nil {
@@ -69,20 +71,18 @@ extension Player {
 
     /// Starts the sound again where the timeline is (another stream or pitch algorithm was chosen).
     func restartSound() {
-        core.sync {
-            // (From now on the timeline, not from its last anchor: nothing may have asked the time since.)
-            update()
-            let now = clock.now()
-            anchorMedia = time(at: now)
-            anchorHost = now
-            syncSound(restart: true)
-        }
+        // (From now on the timeline, not from its last anchor: nothing may have asked the time since.)
+        update()
+        let now = clock.now()
+        anchorMedia = time(at: now)
+        anchorHost = now
+        syncSound(restart: true)
     }
 
     /// Out of data (the pipeline's picture has nothing to show while reading waits on a server, or it is gone): the
     /// timeline holds where it got to, as mpv pauses for its cache, and goes on from there once data comes.
     func holdWhileStarved() {
-        guard _rate > 0, !seeking, pipeline.isStarved else { starved = false; return }
+        guard rate > 0, !seeking, pipeline.isStarved else { starved = false; return }
         let now = clock.now()
         if !starved { anchorMedia = time(at: now); starved = true }
         anchorHost = now

@@ -9,20 +9,20 @@ extension Player {
 
     /// The track shown, an index into ``subtitleTracks``; nil (the default): none.
     public var subtitleTrack: Int? {
-        get { core.sync { _subtitleTrack } }
-        set { core.sync { _subtitleTrack = newValue } }
+        get { withCore { $0.subtitleTrack } }
+        set { withCore { $0.subtitleTrack = newValue } }
     }
 
     /// How much later than their times the subtitles show (negative: earlier), mpv's `--sub-delay`.
     public var subtitleDelay: MediaTime {
-        get { core.sync { _subtitleDelay } }
-        set { core.sync { _subtitleDelay = newValue.isNumeric ? newValue : .zero } }
+        get { withCore { $0.subtitleDelay } }
+        set { withCore { $0.subtitleDelay = newValue.isNumeric ? newValue : .zero } }
     }
 
     /// What the shown track shows at `time` on the media's timeline (the delay applied), and why it shows nothing
     /// when it cannot be read; no cues without a track.
     public func subtitles(at time: MediaTime) -> (cues: [SubtitleCue], problem: MediaError?) {
-        let (track, delay) = core.sync { (_subtitleTrack, _subtitleDelay) }
+        let (track, delay) = withCore { ($0.subtitleTrack, $0.subtitleDelay) }
         guard let track, time.isNumeric else { return ([], nil) }
         return pipeline.subtitles(track: track, at: time - delay)
     }

@@ -7,10 +7,9 @@ import MediaTime
 /// tolerances (a newer seek finishes the older with `false`), slider seeks coalesced like Apple's QA1820,
 /// periodic and boundary time observers, end-of-media handling, and frames for display from a pipeline.
 ///
-/// All state lives on one serial queue; public calls are synchronous and thread-safe. Callbacks (seek
+/// All state is one ``PlayerCore`` behind a `Locked`; public calls are synchronous and thread-safe. Callbacks (seek
 /// completions, end of media) run on `callbackQueue`; observers on their own serial queues.
-// unchecked: all mutable state is touched only on the serial queue `core`
-public final class Player: @unchecked Sendable {
+public final class Player: Sendable {
     /// Readiness, as AVPlayerItem.Status.
     public enum Status: Sendable, Equatable {
         case unknown, readyToPlay, failed(MediaError)
@@ -19,61 +18,24 @@ public final class Player: @unchecked Sendable {
     /// What happens at the end of the media.
     public enum ActionAtItemEnd: Sendable { case pause, loop }
 
-    let core = DispatchQueue(label: "scrubkit.player")
+    /// The player's state, behind its lock (the rules that change it are ``PlayerCore``'s).
+    let core: Locked<PlayerCore>
     /// Where seek completions and end-of-media callbacks run.
-    public let callbackQueue = DispatchQueue(label: "scrubkit.player.callbacks")
+    public let callbackQueue: DispatchQueue
     /// The one clock of this player: the timeline, the sound's stamps and a front end's pacing all read it.
     public let clock: MediaClock
     /// The media side (decoding, sound); the player owns the clock and the rules.
     let pipeline: PlayerPipeline
 
-    // State (core queue only).
-    var _status: Status = .unknown
-    var info: PlayerMediaInfo? = nil
-    var anchorMedia: MediaTime = .zero
-    var anchorHost: Double = 0
-    var _rate: Double = 0
-    /// The rate `play()` uses.
-    var defaultRate: Double = 1
-    var lastReported: MediaTime = .zero
-    var seeking = false
-    /// Keyboard scrubbing: the jump waiting to be made exact, and the latest time seen (Player+Scrubbing.swift).
-    var scrubbing = ScrubbingState()
-    private var seekGeneration = 0
-    private var pendingSeekCompletion: (@Sendable (Bool) -> Void)? = nil
-    /// Runs on the core queue when the current seek lands or is replaced (slider coalescing).
-    private var pendingInternalCompletion: ((Bool) -> Void)? = nil
-    var sliderSeekInFlight = false
-    var chase: (time: MediaTime, before: MediaTime, after: MediaTime)? = nil
-    var pendingFraction: (Double, Bool)? = nil
-    var nextObserverID = 0
-    var periodic: [Int: PeriodicObserver] = [:]
-    var boundaries: [Int: BoundaryObserver] = [:]
-    var endObservers: [Int: ObserverMailbox] = [:]
-    private var readyWaiters: [@Sendable () -> Void] = []
-    var _actionAtItemEnd: ActionAtItemEnd = .pause
-    /// The rate and pitch the pipeline was last told to play sound at; nil: silent.
-    var soundTake: (rate: Double, pitch: AudioTimePitchAlgorithm)? = nil
-    /// How sound plays at rates other than 1.
-    var pitchAlgorithm = AudioTimePitchAlgorithm.timeDomain
-    /// Audio scrubbing: a short snippet of sound where each seek lands while paused.
-    var scrubSound = true
-    /// The pipeline ran out of data while playing: the timeline holds (``holdWhileStarved()``).
-    var starved = false
-    /// The A-B loop (Player+Loop.swift).
-    var _loopRange: MediaTimeRange? = nil
-    /// The subtitle track shown and its delay (Player+Subtitles.swift).
-    var _subtitleTrack: Int? = nil
-    var _subtitleDelay: MediaTime = .zero
-
     /// Creates a player for `pipeline` and starts loading. Use ``init(path:clock:sound:subtitleFiles:)`` for a file.
     public init(pipeline: PlayerPipeline, clock: MediaClock = SystemClock()) {
         self.pipeline = pipeline
         self.clock = clock
-        pipeline.load { [weak self] result in
-            guard let self else { return }
-            self.core.async { self.loaded(result) }
-        }
+        let callbackQueue = DispatchQueue(label: "scrubkit.player.callbacks")
+        self.callbackQueue = callbackQueue
+        core = PlayerCore.locked(pipeline: pipeline, clock: clock, callbackQueue: callbackQueue)
+        let hop = core.withLock { $0.hop }
+        pipeline.load { result in hop { $0.loaded(result) } }
     }
 
     /// A player decoding `path` with FFmpeg, playing its sound as `sound` says (the default: the PulseAudio server's
@@ -92,52 +54,42 @@ public final class Player: @unchecked Sendable {
     // MARK: - Readiness and timeline
 
     /// Whether the media is loading, ready to play or failed (as `AVPlayerItem.status`).
-    public var status: Status { core.sync { _status } }
+    public var status: Status { withCore { $0.status } }
 
     /// Indefinite until loaded (and for media without a known length).
-    public var duration: MediaTime { core.sync { info?.duration ?? .indefinite } }
+    public var duration: MediaTime { withCore { $0.info?.duration ?? .indefinite } }
 
     /// First presentation time of the media.
-    public var startTime: MediaTime { core.sync { info?.start ?? .zero } }
+    public var startTime: MediaTime { withCore { $0.info?.start ?? .zero } }
 
     /// How reading the media goes, for a status line: a server waited for or gone, the file cut short or deleted.
     public var readingStatus: ReadingStatus { pipeline.readingStatus }
 
     /// What was learned at load time, nil before.
-    public var mediaInfo: PlayerMediaInfo? { core.sync { info } }
+    public var mediaInfo: PlayerMediaInfo? { withCore { $0.info } }
 
     /// The current media time (held still while a seek is in flight or paused).
-    public var currentTime: MediaTime { core.sync { now() } }
-
-    /// The current time, following the sound and remembering the latest seen (on `core`).
-    func now() -> MediaTime {
-        followSound()
-        holdWhileStarved()
-        settleIfDue()
-        let t = time(at: clock.now())
-        if t.isNumeric && (!scrubbing.seenEnd.isNumeric || t > scrubbing.seenEnd) { scrubbing.seenEnd = t }
-        return t
-    }
+    public var currentTime: MediaTime { withCore { $0.now() } }
 
     /// 0 when paused. Setting a positive rate plays at it; 0 pauses.
     public var rate: Double {
-        get { core.sync { _rate } }
-        set { core.sync { setRate(newValue) } }
+        get { withCore { $0.rate } }
+        set { withCore { $0.setRate(newValue) } }
     }
 
     /// Pause (default) or start over when the end is reached.
     public var actionAtItemEnd: ActionAtItemEnd {
-        get { core.sync { _actionAtItemEnd } }
-        set { core.sync { _actionAtItemEnd = newValue } }
+        get { withCore { $0.actionAtItemEnd } }
+        set { withCore { $0.actionAtItemEnd = newValue } }
     }
 
     /// Whether a seek has not finished yet.
-    public var isSeeking: Bool { core.sync { seeking } }
+    public var isSeeking: Bool { withCore { $0.seeking } }
 
     /// Calls `body` once the player is ready (or failed): at once if it already is.
     public func whenReady(_ body: @escaping @Sendable () -> Void) {
-        core.sync {
-            if case .unknown = _status { readyWaiters.append(body) } else { callbackQueue.async(execute: body) }
+        withCore { c in
+            if case .unknown = c.status { c.readyWaiters.append(body) } else { callbackQueue.async(execute: body) }
         }
     }
 
@@ -156,10 +108,10 @@ public final class Player: @unchecked Sendable {
     }
 
     /// Plays at the default rate (1, or the last positive rate set).
-    public func play() { core.sync { setRate(defaultRate) } }
+    public func play() { withCore { $0.setRate($0.defaultRate) } }
 
     /// Pauses.
-    public func pause() { core.sync { setRate(0) } }
+    public func pause() { withCore { $0.setRate(0) } }
 
     // MARK: - Seeking
 
@@ -167,7 +119,7 @@ public final class Player: @unchecked Sendable {
     /// frame-exact. `completion(true)` when it lands, `false` when a newer seek replaced it.
     public func seek(to time: MediaTime, toleranceBefore: MediaTime = .positiveInfinity,
                      toleranceAfter: MediaTime = .positiveInfinity, completion: (@Sendable (Bool) -> Void)? = nil) {
-        core.sync { startSeek(time, toleranceBefore, toleranceAfter, completion) }
+        withCore { $0.startSeek(time, toleranceBefore, toleranceAfter, completion) }
     }
 
     /// `seek(to:toleranceBefore:toleranceAfter:)` as an async call returning `finished`.
@@ -182,121 +134,27 @@ public final class Player: @unchecked Sendable {
     /// chase target, sought when the running seek ends. `dragging` seeks loosely (keyframes: fast feedback);
     /// the final position (`dragging: false`) seeks exactly. Safe before the duration is known (applied on load).
     public func seek(toFraction fraction: Double, dragging: Bool) {
-        core.sync { sliderSeek(fraction, dragging) }
+        withCore { $0.sliderSeek(fraction, dragging) }
     }
 
     /// Steps `count` frames (negative: back), pausing first; exact seeks by the nominal frame duration.
     public func step(byFrames count: Int) {
-        core.sync {
-            setRate(0)
-            guard let info, info.frameDuration.isNumeric else { return }
-            let target = anchorMedia + info.frameDuration.multiplied(by: Int32(clamping: count))
-            startSeek(target, .zero, .zero, nil)
+        withCore { c in
+            c.setRate(0)
+            guard let info = c.info, info.frameDuration.isNumeric else { return }
+            let target = c.anchorMedia + info.frameDuration.multiplied(by: Int32(clamping: count))
+            c.startSeek(target, .zero, .zero, nil)
         }
     }
 
-    /// Runs queued work on the player's queue (tests use it to wait for asynchronous completions).
-    func flush() { core.sync {} }
+    /// Runs what the pipeline handed to the player so far (tests wait for completions so).
+    func flush() { withCore { _ in } }
 
-    // MARK: - Core (on `core`)
-
-    private func loaded(_ result: Result<PlayerMediaInfo, MediaError>) {
-        switch result {
-        case .success(let i):
-            info = i
-            anchorMedia = i.start.isNumeric ? i.start : .zero
-            lastReported = anchorMedia
-            _status = .readyToPlay
-            if let (f, d) = pendingFraction { pendingFraction = nil; sliderSeek(f, d) }
-            syncSound()
-        case .failure(let e):
-            _status = .failed(e)
-        }
-        for w in readyWaiters { callbackQueue.async(execute: w) }
-        readyWaiters.removeAll()
-        scheduleWake()
-    }
-
-    var end: MediaTime? {
-        guard let info, info.duration.isNumeric, info.start.isValid else { return nil }
-        return (info.start.isNumeric ? info.start : .zero) + info.duration
-    }
-
-    func time(at host: Double) -> MediaTime {
-        guard _rate != 0, !seeking else { return anchorMedia }
-        let elapsed = (host - anchorHost) * _rate
-        var t = anchorMedia + MediaTime(seconds: elapsed, preferredTimescale: 1_000_000)
-        if let end, t > end { t = end }
-        return t
-    }
-
-    private func setRate(_ r: Double) {
-        let newRate = r.isFinite ? max(0, r) : 0
-        update()
-        let now = clock.now()
-        anchorMedia = time(at: now)
-        anchorHost = now
-        let changed = (newRate == 0) != (_rate == 0)
-        if newRate > 0 { defaultRate = newRate }
-        // Playing at the end of a paused-at-end item starts over.
-        if newRate > 0, let end, anchorMedia >= end, let info {
-            anchorMedia = info.start.isNumeric ? info.start : .zero
-        }
-        _rate = newRate
-        lastReported = anchorMedia
-        if changed || newRate > 0 { postPeriodic(anchorMedia) }
-        syncSound()
-        scheduleWake()
-    }
-
-    func startSeek(
-        _ requested: MediaTime, _ before: MediaTime, _ after: MediaTime, _ completion: (@Sendable (Bool) -> Void)?,
-        internal internalCompletion: ((Bool) -> Void)? = nil
-    ) {
-        guard case .readyToPlay = _status, requested.isValid else {
-            if let completion { callbackQueue.async { completion(false) } }
-            internalCompletion?(false)
-            return
-        }
-        update()
-        var target = requested
-        if let info, info.start.isNumeric, target < info.start { target = info.start }
-        if let end, target > end { target = end }
-        if let old = pendingSeekCompletion { callbackQueue.async { old(false) } }
-        let oldInternal = pendingInternalCompletion
-        pendingSeekCompletion = completion
-        pendingInternalCompletion = internalCompletion
-        seekGeneration += 1
-        let generation = seekGeneration
-        anchorMedia = target
-        anchorHost = clock.now()
-        lastReported = target
-        seeking = true
-        syncSound()
-        postPeriodic(target)
-        oldInternal?(false)
-        let exact = before == .zero && after == .zero
-        let sought = target
-        pipeline.seek(to: target, toleranceBefore: before, toleranceAfter: after) { [weak self] landed in
-            guard let self else { return }
-            self.core.async { self.seekLanded(generation, target: sought, landed: landed, exact: exact) }
+    /// Runs `body` on the player's state under its lock, after what the pipeline handed over before (as it came).
+    func withCore<Result>(_ body: (PlayerCore) -> Result) -> Result {
+        core.withLock { c in
+            c.takeInbox()
+            return body(c)
         }
     }
-
-    private func seekLanded(_ generation: Int, target: MediaTime, landed: MediaTime?, exact: Bool) {
-        guard generation == seekGeneration, seeking else { return }
-        seeking = false
-        let actual = (exact ? target : (landed ?? target))
-        anchorMedia = actual
-        anchorHost = clock.now()
-        lastReported = actual
-        if actual != target { postPeriodic(actual) }
-        if let c = pendingSeekCompletion { pendingSeekCompletion = nil; callbackQueue.async { c(true) } }
-        if let c = pendingInternalCompletion { pendingInternalCompletion = nil; c(true) }
-        syncSound()
-        // Paused (scrubbing, stepping): what is heard where the seek landed, for a moment.
-        if _rate == 0, scrubSound { pipeline.playSoundSnippet(at: actual, seconds: Player.scrubSnippetSeconds) }
-        scheduleWake()
-    }
-
 }

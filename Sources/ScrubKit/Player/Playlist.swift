@@ -35,7 +35,7 @@ public struct Playlist: Sendable, Equatable {
         return true
     }
 
-    /// Shuffles the entries (`--shuffle`, before playing starts), the current one first.
+    /// Shuffles the entries (`--shuffle`, before playing starts) and starts at the first of the new order.
     public mutating func shuffle<G: RandomNumberGenerator>(using generator: inout G) {
         entries.shuffle(using: &generator)
         index = 0

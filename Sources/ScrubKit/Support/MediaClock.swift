@@ -13,12 +13,11 @@ public protocol MediaClock: AnyObject, Sendable {
 }
 
 /// Real time: `CLOCK_MONOTONIC`, wake-ups from a dispatch timer.
-public final class SystemClock: MediaClock, @unchecked Sendable {
-    // unchecked: `timer` is touched only on `queue`
+public final class SystemClock: MediaClock, Sendable {
     /// The queue every system clock's wake-ups run on (one for all: a clock costs nothing to make).
     private static let queue = DispatchQueue(label: "scrubkit.clock")
-    /// The pending timer; touched only on `queue`.
-    private var timer: DispatchSourceTimer? = nil
+    /// The pending wake-up's timer.
+    private let timer = Locked<DispatchSourceTimer?>(nil)
 
     /// The monotonic clock.
     public init() {}
@@ -34,17 +33,17 @@ public final class SystemClock: MediaClock, @unchecked Sendable {
     public func schedule(at time: Double, _ wake: @escaping @Sendable () -> Void) {
         // wake-ups at most every 2 ms, whatever is asked
         let delay = max(0.002, time - now())
-        Self.queue.async { [self] in
-            timer?.cancel()
-            let t = DispatchSource.makeTimerSource(queue: Self.queue)
-            t.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
-            t.setEventHandler(handler: wake)
-            timer = t
-            t.resume()
+        let t = DispatchSource.makeTimerSource(queue: Self.queue)
+        t.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
+        t.setEventHandler(handler: wake)
+        timer.withLock { old in
+            old?.cancel()
+            old = t
         }
+        t.resume()
     }
 
-    deinit { timer?.cancel() }
+    deinit { timer.withLock { $0?.cancel() } }
 }
 
 /// A clock that moves only when told: `advance(by:)` runs due wake-ups synchronously, so tests are exact.
