@@ -12,7 +12,8 @@ enum BenchCommand {
         options: [
             OptionSpec(
                 names: ["--runs"], takesValue: true, valueName: "N",
-                help: "Runs per mode (default 5, at least 3); modes alternate run by run."),
+                help: "Runs per mode (default 5, at least 3); modes alternate run by run.",
+                range: 3...100, whole: true),
             OptionSpec(
                 names: ["--json"], takesValue: false,
                 help: "One JSON object per file and mode (medians, min, max) instead of the table."),
@@ -85,7 +86,7 @@ enum BenchCommand {
             }
         }
         if p.flag("--cache") { return try runCache(p) }
-        let runs = try p.int("--runs", in: 3...100, command: "bench") ?? 5
+        let runs = try p.int("--runs") ?? 5
         var files = p.positional
         if files.isEmpty {
             let dir =

@@ -17,7 +17,7 @@ enum BrowseCommand {
                 help: "Every playable file under the folder, as one grid (no folder tiles)."),
             OptionSpec(
                 names: ["--tile-size"], takesValue: true, valueName: "PIXELS",
-                help: "About how wide a tile is (default 192; half blocks: 22 cells).", range: 48...1024),
+                help: "About how wide a tile is (default 192; half blocks: 22 cells).", range: 48...1024, whole: true),
             OptionSpec(
                 names: ["--no-previews"], takesValue: false,
                 help: "Tiles keep their still: no moving preview on the selected tile."),
@@ -65,7 +65,7 @@ enum BrowseCommand {
         var options = BrowseApp.Options()
         options.graphics = try PlayCommand.graphics(p, command: "browse")
         options.recursive = p.flag("--recursive")
-        options.tilePixels = try p.int("--tile-size", in: 48...1024, command: "browse") ?? options.tilePixels
+        options.tilePixels = try p.int("--tile-size") ?? options.tilePixels
         options.movingPreviews = !p.flag("--no-previews")
         if !p.flag("--no-cache") {
             options.cache = CommandCache.files

@@ -16,11 +16,15 @@ struct OptionSpec {
     var takesValue: Bool
     var valueName: String = "VALUE"
     var help: String
-    /// The values it accepts, when they are a fixed set (`png jpeg webp`): offered by shell completion.
+    /// The values it accepts, when they are a fixed set (`png jpeg webp`): checked by the parser (in any case),
+    /// offered by shell completion.
     var values: [String] = []
-    /// The numbers it accepts (checked by ``ParsedArguments/int(_:command:)`` and
-    /// ``ParsedArguments/number(_:command:)``).
+    /// Other spellings of ``values`` it accepts without offering them (`jpg`).
+    var synonyms: [String] = []
+    /// The numbers it accepts, checked by the parser (``whole``: whole numbers only).
     var range: ClosedRange<Double>? = nil
+    /// Whether ``range`` admits only whole numbers.
+    var whole = false
     /// Options it goes with: given without any of them, it is a usage error ("--spacing goes with --sheet").
     var requires: [String] = []
     /// Options it cannot be given with ("--preview does not go with --sheet").
@@ -173,6 +177,32 @@ struct ParsedArguments {
                 throw UsageError(message: "\(o.names.last!) does not go with \(other)", command: spec.name)
             }
         }
+        for o in spec.options where o.takesValue {
+            let name = o.names.last!
+            for v in values(name) {
+                if !o.values.isEmpty && !(o.values + o.synonyms).contains(v.lowercased()) {
+                    throw UsageError(
+                        message: "\(name) expects one of \(o.values.joined(separator: ", ")), got '\(v)'",
+                        command: spec.name)
+                }
+                if let r = o.range { _ = try Self.number(v, name: name, in: r, whole: o.whole, command: spec.name) }
+            }
+        }
+    }
+
+    /// `text` as a number in `range` (a whole one when `whole`); the one message when it is not.
+    static func number(
+        _ text: String, name: String, in range: ClosedRange<Double>, whole: Bool, command: String
+    ) throws -> Double {
+        let x = whole ? Int(text).map(Double.init) : Double(text)
+        guard let x, x.isFinite, range.contains(x) else {
+            let what = whole ? "a whole number" : "a number"
+            throw UsageError(
+                message:
+                    "\(name) expects \(what) in \(format(range.lowerBound))…\(format(range.upperBound)), got '\(text)'",
+                command: command)
+        }
+        return x
     }
 
     /// The last value given for the option whose long name is `name`.
@@ -184,40 +214,41 @@ struct ParsedArguments {
     /// Whether the option whose long name is `name` was given (with a value or as a flag).
     func has(_ name: String) -> Bool { given.contains(name) }
 
-    /// An integer option within `range`.
-    func int(_ name: String, in range: ClosedRange<Int>, command: String) throws -> Int? {
-        guard let v = value(name) else { return nil }
-        guard let i = Int(v), range.contains(i) else {
-            throw UsageError(
-                message: "\(name) expects a whole number in \(range.lowerBound)…\(range.upperBound), got '\(v)'",
-                command: command)
-        }
-        return i
-    }
-
-    /// An integer option within the range its ``OptionSpec`` declares.
+    /// An integer option (its range checked when parsed).
     func int(_ name: String) throws -> Int? {
-        guard let r = declaredRange(name) else { return try int(name, in: Int.min...Int.max, command: spec.name) }
-        return try int(name, in: Int(r.lowerBound)...Int(r.upperBound), command: spec.name)
+        guard let v = value(name) else { return nil }
+        _ = try Self.number(v, name: name, in: declaredRange(name), whole: true, command: spec.name)
+        return Int(v)
     }
 
-    /// A number option within the range its ``OptionSpec`` declares.
+    /// An integer option within `range`, narrower than the declared one where another option says so (`thumbs
+    /// --count` with `--preview`).
+    func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let v = value(name) else { return nil }
+        let r = Double(range.lowerBound)...Double(range.upperBound)
+        _ = try Self.number(v, name: name, in: r, whole: true, command: spec.name)
+        return Int(v)
+    }
+
+    /// A number option (its range checked when parsed).
     func number(_ name: String) throws -> Double? {
         guard let v = value(name) else { return nil }
-        let r = declaredRange(name) ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
-        guard let x = Double(v), x.isFinite, r.contains(x) else {
-            throw UsageError(
-                message:
-                    "\(name) expects a number in \(Self.format(r.lowerBound))…\(Self.format(r.upperBound)), got "
-                        + "'\(v)'",
-                command: spec.name)
-        }
-        return x
+        return try Self.number(v, name: name, in: declaredRange(name), whole: false, command: spec.name)
     }
 
-    /// The range the option's ``OptionSpec`` declares (nil: none declared, any number).
-    private func declaredRange(_ name: String) -> ClosedRange<Double>? {
+    /// The value of `name` (one of its declared `values`, checked when parsed) made into a `T`.
+    func choice<T>(_ name: String, _ make: (String) -> T?) throws -> T? {
+        guard let v = value(name) else { return nil }
+        guard let t = make(v.lowercased()) else {
+            throw UsageError(message: "\(name): '\(v)' is not one this build knows", command: spec.name)
+        }
+        return t
+    }
+
+    /// The range the option's ``OptionSpec`` declares (none declared: any number).
+    private func declaredRange(_ name: String) -> ClosedRange<Double> {
         spec.options.first(where: { $0.names.last == name })?.range
+            ?? -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
     }
 
     private static func format(_ x: Double) -> String {

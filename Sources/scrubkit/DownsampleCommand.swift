@@ -14,7 +14,8 @@ enum DownsampleCommand {
                 help: "Directory for the results (default: current directory)."),
             OptionSpec(
                 names: ["--max-pixels"], takesValue: true, valueName: "N",
-                help: "Refuse images above N pixels, before decoding (default 150000000)."),
+                help: "Refuse images above N pixels, before decoding (default 150000000).",
+                range: 1...Double(Int32.max) * 4, whole: true),
             OptionSpec(
                 names: ["--json"], takesValue: false,
                 help: "One JSON object per image: {path, output, width, height, rotation} or {path, error}."),
@@ -39,7 +40,7 @@ enum DownsampleCommand {
         guard !p.positional.isEmpty else { throw UsageError(message: "no image given", command: "downsample") }
         let out = try OutputOptions(p, command: "downsample")
         let dir = p.value("--out") ?? "."
-        let limit = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "downsample")
+        let limit = try p.int("--max-pixels")
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         var failed = false
         // Inputs sharing a stem (clip.png, clip.jpg) keep their whole name, so no result replaces another.

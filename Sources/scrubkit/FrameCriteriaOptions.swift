@@ -9,40 +9,29 @@ enum FrameCriteriaOptions {
             names: ["--min-contrast"], takesValue: true, valueName: "N",
             help:
                 "Representative frames: luma spread (0-255) under which a frame is one flat colour, black, white or "
-                    + "flat (default 6)."
-        ),
+                    + "flat (default 6).", range: 0...255),
         OptionSpec(
             names: ["--dark-below"], takesValue: true, valueName: "N",
-            help: "Representative frames: mean luma (0-255) under which a frame is black or a fade (default 35)."),
+            help: "Representative frames: mean luma (0-255) under which a frame is black or a fade (default 35).",
+            range: 0...255),
         OptionSpec(
             names: ["--bright-above"], takesValue: true, valueName: "N",
-            help: "Representative frames: mean luma (0-255) over which a frame is white or a fade (default 225)."),
+            help: "Representative frames: mean luma (0-255) over which a frame is white or a fade (default 225).",
+            range: 0...255),
         OptionSpec(
             names: ["--min-sharpness"], takesValue: true, valueName: "N",
             help:
                 "Representative frames: detail (Laplacian variance) under which a frame is blurry (default 20; 0 "
-                    + "accepts any)."
-        ),
+                    + "accepts any).", range: 0...1_000_000),
     ]
 
     /// The criteria the options give (the defaults for those not given).
     static func parse(_ p: ParsedArguments, command: String) throws -> FrameCriteria {
         var c = FrameCriteria()
-        func number(_ name: String, _ range: ClosedRange<Double>) throws -> Double? {
-            guard let text = p.value(name) else { return nil }
-            guard let v = Double(text), range.contains(v) else {
-                throw UsageError(
-                    message:
-                        "\(name) expects a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), got "
-                            + "'\(text)'",
-                    command: command)
-            }
-            return v
-        }
-        if let v = try number("--min-contrast", 0...255) { c.minimumContrast = v }
-        if let v = try number("--dark-below", 0...255) { c.darkBelow = v }
-        if let v = try number("--bright-above", 0...255) { c.brightAbove = v }
-        if let v = try number("--min-sharpness", 0...1_000_000) { c.minimumSharpness = v }
+        if let v = try p.number("--min-contrast") { c.minimumContrast = v }
+        if let v = try p.number("--dark-below") { c.darkBelow = v }
+        if let v = try p.number("--bright-above") { c.brightAbove = v }
+        if let v = try p.number("--min-sharpness") { c.minimumSharpness = v }
         return c
     }
 

@@ -19,7 +19,8 @@ enum InfoCommand {
                 help: "Skip decoding the first frame (faster; corrupt video may go unnoticed)."),
             OptionSpec(
                 names: ["--max-pixels"], takesValue: true, valueName: "N",
-                help: "Refuse pictures above N pixels (default 150000000)."),
+                help: "Refuse pictures above N pixels (default 150000000).", range: 1...Double(Int32.max) * 4,
+                whole: true),
             OptionSpec(
                 names: ["--scenes"], takesValue: false,
                 help:
@@ -43,7 +44,7 @@ enum InfoCommand {
         let parsed = try ParsedArguments(args, spec: spec)
         guard !parsed.positional.isEmpty else { throw UsageError(message: "no file given", command: "info") }
         var inspector = MediaInspector(verifiesDecoding: !parsed.flag("--no-decode"))
-        if let n = try parsed.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "info") {
+        if let n = try parsed.int("--max-pixels") {
             inspector.pixelLimit = n
         }
         var failed = false

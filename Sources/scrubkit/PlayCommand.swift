@@ -26,7 +26,7 @@ enum PlayCommand {
                 help: "After the last entry start over at the first (and < on the first goes to the last)."),
             OptionSpec(
                 names: ["--start"], takesValue: true, valueName: "N",
-                help: "Start at the Nth entry, counted from 1 (after --shuffle).", range: 1...1_000_000),
+                help: "Start at the Nth entry, counted from 1 (after --shuffle).", range: 1...1_000_000, whole: true),
             OptionSpec(
                 names: ["--cut-dir"], takesValue: true, valueName: "DIR",
                 help: "Where c writes the A-B section (default: beside the file; a URL's in the current folder)."),
@@ -55,7 +55,8 @@ enum PlayCommand {
             ),
             OptionSpec(
                 names: ["--aid"], takesValue: true, valueName: "N",
-                help: "Which audio stream, counted from 1 (default: the container's first decodable one)."),
+                help: "Which audio stream, counted from 1 (default: the container's first decodable one).",
+                range: 1...64, whole: true),
             OptionSpec(
                 names: ["--no-pitch-correction"], takesValue: false,
                 help:
@@ -76,19 +77,20 @@ enum PlayCommand {
                 form: 1),
             OptionSpec(
                 names: ["--seconds"], takesValue: true, valueName: "N",
-                help: "With --bench: seconds of playback (default 10).", form: 1),
+                help: "With --bench: seconds of playback (default 10).", range: 1...3600, whole: true, form: 1),
             OptionSpec(
                 names: ["--size"], takesValue: true, valueName: "COLSxROWS",
                 help: "With --bench: terminal size (default 160x48).", form: 1),
             OptionSpec(
                 names: ["--seeks"], takesValue: true, valueName: "N",
-                help: "With --bench: scripted seeks of each kind after playback (default 20; 0: none).", form: 1),
+                help: "With --bench: scripted seeks of each kind after playback (default 20; 0: none).",
+                range: 0...1000, whole: true, form: 1),
             OptionSpec(
                 names: ["--hovers"], takesValue: true, valueName: "N",
                 help:
                     "With --bench: after the seeks, a pointer sweep along the bar and N jumps to random columns while "
                         + "playing, timed to their hover previews painted (default 40; 0: none).",
-                form: 1),
+                range: 0...1000, whole: true, form: 1),
             OptionSpec(
                 names: ["--with-audio"], takesValue: false,
                 help:
@@ -220,13 +222,8 @@ enum PlayCommand {
 
     /// `--graphics`: nil for auto.
     static func graphics(_ p: ParsedArguments, command: String) throws -> GraphicsKind? {
-        guard let g = p.value("--graphics"), g != "auto" else { return nil }
-        guard let k = GraphicsKind(rawValue: g) else {
-            throw UsageError(
-                message: "unknown graphics '\(g)' (auto, kitty, iterm, sixel, blocks, blocks256, none)",
-                command: command)
-        }
-        return k
+        guard p.value("--graphics")?.lowercased() != "auto" else { return nil }
+        return try p.choice("--graphics", GraphicsKind.init(rawValue:))
     }
 
     /// The player's options from ``sharedOptionNames`` as `command` was given them.
@@ -240,7 +237,7 @@ enum PlayCommand {
         } else {
             options.sound?.device = p.value("--audio-device")
             options.keepsPitch = !p.flag("--no-pitch-correction")
-            options.sound?.streamNumber = try p.int("--aid", in: 1...64, command: command)
+            options.sound?.streamNumber = try p.int("--aid")
             if let text = p.value("--av-offset") {
                 guard let seconds = Double(text), seconds.isFinite, abs(seconds) <= 60 else {
                     throw UsageError(
@@ -260,7 +257,7 @@ enum PlayCommand {
             var random = SystemRandomNumberGenerator()
             playlist.shuffle(using: &random)
         }
-        if let n = try p.int("--start", in: 1...1_000_000, command: "play") {
+        if let n = try p.int("--start") {
             guard n <= entries.count else {
                 throw UsageError(message: "--start \(n): there are \(entries.count) entries", command: "play")
             }
@@ -270,16 +267,16 @@ enum PlayCommand {
     }
 
     static func bench(_ path: String, _ p: ParsedArguments, _ kind: GraphicsKind) throws -> Int32 {
-        let seconds = Double(try p.int("--seconds", in: 1...3600, command: "play") ?? 10)
+        let seconds = Double(try p.int("--seconds") ?? 10)
         let (cols, rows) = try benchSize(p, minimumRows: 3, command: "play")
         var sound: SoundOptions? = nil
         if p.flag("--with-audio") {
             sound = SoundOptions(
-                device: p.value("--audio-device"), streamNumber: try p.int("--aid", in: 1...64, command: "play"))
+                device: p.value("--audio-device"), streamNumber: try p.int("--aid"))
         }
         let r: PlayerBenchmark.Report
-        let seeks = try p.int("--seeks", in: 0...1000, command: "play") ?? 20
-        let hovers = try p.int("--hovers", in: 0...1000, command: "play") ?? 40
+        let seeks = try p.int("--seeks") ?? 20
+        let hovers = try p.int("--hovers") ?? 40
         do {
             r = try PlayerBenchmark.run(
                 path: path, seconds: seconds, columns: cols, rows: rows, kind: kind, seeks: seeks, hovers: hovers,

@@ -28,19 +28,19 @@ enum PreviewCommand {
                 help: "webp, gif or mp4 (default: from the output name, else webp).", values: ["webp", "gif", "mp4"]),
             OptionSpec(
                 names: ["-n", "--count"], takesValue: true, valueName: "N",
-                help: "Excerpts, each from another scene (default \(defaults.count)).", range: 1...100),
+                help: "Excerpts, each from another scene (default \(defaults.count)).", range: 1...100, whole: true),
             OptionSpec(
                 names: ["--excerpt"], takesValue: true, valueName: "SECONDS",
                 help: "Length of each excerpt (default \(seconds(defaults.excerptSeconds))).", range: 0.001...60),
             OptionSpec(
                 names: ["--fps"], takesValue: true, valueName: "N",
-                help: "Frames per second (default \(defaults.framesPerSecond)).", range: 1...60),
+                help: "Frames per second (default \(defaults.framesPerSecond)).", range: 1...60, whole: true),
             OptionSpec(
                 names: ["-s", "--max-size"], takesValue: true, valueName: "N",
-                help: "Longest side at most N pixels (default \(defaultSide)).", range: 16...4096),
+                help: "Longest side at most N pixels (default \(defaultSide)).", range: 16...4096, whole: true),
             OptionSpec(
                 names: ["--quality"], takesValue: true, valueName: "Q",
-                help: "WebP quality 1-100 (default \(defaults.quality)).", range: 1...100),
+                help: "WebP quality 1-100 (default \(defaults.quality)).", range: 1...100, whole: true),
             OptionSpec(
                 names: ["--json"], takesValue: false,
                 help: "Print {path, output, excerpts, frames, seconds, width, height}."),
@@ -68,10 +68,7 @@ enum PreviewCommand {
         }
         let path = p.positional[0]
         var o = PreviewOptions()
-        if let f = p.value("--format") {
-            guard let format = PreviewFormat(fileExtension: f) else {
-                throw UsageError(message: "unknown format '\(f)' (webp, gif, mp4)", command: "preview")
-            }
+        if let format = try p.choice("--format", PreviewFormat.init(fileExtension:)) {
             o.format = format
         } else if let out = p.value("--output"),
             let format = PreviewFormat(fileExtension: URL(fileURLWithPath: out).pathExtension)

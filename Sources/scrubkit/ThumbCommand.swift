@@ -17,20 +17,22 @@ struct OutputOptions {
     static let specs: [OptionSpec] = [
         OptionSpec(
             names: ["-s", "--max-size"], takesValue: true, valueName: "N",
-            help: "Longest side at most N pixels (0 = full size). Default \(defaultSide).", range: 0...100_000),
+            help: "Longest side at most N pixels (0 = full size). Default \(defaultSide).", range: 0...100_000,
+            whole: true),
         OptionSpec(
             names: ["--width"], takesValue: true, valueName: "W",
-            help: "Fit inside W pixels wide (with --height: a box).", range: 0...100_000),
+            help: "Fit inside W pixels wide (with --height: a box).", range: 0...100_000, whole: true),
         OptionSpec(
-            names: ["--height"], takesValue: true, valueName: "H", help: "Fit inside H pixels high.", range: 0...100_000
-        ),
+            names: ["--height"], takesValue: true, valueName: "H", help: "Fit inside H pixels high.",
+            range: 0...100_000, whole: true),
         OptionSpec(names: ["--upscale"], takesValue: false, help: "Enlarge pictures smaller than the size asked for."),
         OptionSpec(
             names: ["-f", "--format"], takesValue: true, valueName: "F",
-            help: "png, jpeg or webp (default: from the output name, else jpeg).", values: ["png", "jpeg", "webp"]),
+            help: "png, jpeg or webp (default: from the output name, else jpeg).", values: ["png", "jpeg", "webp"],
+            synonyms: ["jpg"]),
         OptionSpec(
             names: ["--quality"], takesValue: true, valueName: "Q",
-            help: "JPEG/WebP quality 1-100 (default \(defaultQuality)).", range: 1...100),
+            help: "JPEG/WebP quality 1-100 (default \(defaultQuality)).", range: 1...100, whole: true),
     ]
 
     /// The options `p` gives; `checksEncoder`: refuse a format whose encoder this FFmpeg lacks now (asking loads FFmpeg
@@ -48,10 +50,7 @@ struct OutputOptions {
         } else {
             maximumSize = .longestSide(OutputOptions.defaultSide)
         }
-        if let f = p.value("--format") {
-            guard let fmt = ImageFormat(fileExtension: f) else {
-                throw UsageError(message: "unknown format '\(f)' (png, jpeg, webp)", command: command)
-            }
+        if let fmt = try p.choice("--format", ImageFormat.init(fileExtension:)) {
             guard !checksEncoder || fmt.isAvailable else {
                 throw UsageError(message: "this FFmpeg build has no \(fmt.rawValue) encoder", command: command)
             }
@@ -116,7 +115,8 @@ enum ThumbCommand {
             ),
             OptionSpec(
                 names: ["--max-pixels"], takesValue: true, valueName: "N",
-                help: "Refuse pictures above N pixels (default 150000000)."),
+                help: "Refuse pictures above N pixels (default 150000000).", range: 1...Double(Int32.max) * 4,
+                whole: true),
             OptionSpec(
                 names: ["-o", "--output"], takesValue: true, valueName: "OUT",
                 help:
@@ -273,7 +273,7 @@ enum ThumbCommand {
         gen.allowsParallelDecoding = !p.flag("--no-fast-decode")
         gen.acceptsApproximateFrames = p.flag("--approximate")
         gen.frameCriteria = try FrameCriteriaOptions.parse(p, command: "thumb")
-        if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumb") { gen.pixelLimit = n }
+        if let n = try p.int("--max-pixels") { gen.pixelLimit = n }
         if let (before, after) = try p.tolerances(command: "thumb") {
             gen.requestedTimeToleranceBefore = before
             gen.requestedTimeToleranceAfter = after

@@ -12,8 +12,8 @@ extension ThumbsCommand {
         opts.format = out.format ?? .jpeg
         opts.quality = out.quality
         if let t = p.value("--name") { opts.nameTemplate = t }
-        if let j = try p.int("--jobs", in: 1...256, command: "thumbs") { opts.jobs = j }
-        if let n = try p.int("--max-pixels", in: 1...Int(Int32.max) * 4, command: "thumbs") { opts.pixelLimit = n }
+        if let j = try p.int("--jobs") { opts.jobs = j }
+        if let n = try p.int("--max-pixels") { opts.pixelLimit = n }
         opts.resume = p.flag("--resume")
         if p.flag("--cache") {
             opts.cache = CommandCache.files
@@ -23,7 +23,7 @@ extension ThumbsCommand {
         if opts.vtt { opts.times = .track }   // (unless a plan is given below)
         opts.skipsBlankFrames = !p.flag("--keep-blank")
 
-        if let n = try p.int("--count", in: 1...10_000, command: "thumbs") { opts.times = .count(n) }
+        if let n = try p.int("--count") { opts.times = .count(n) }
         if let e = p.value("--every") {
             guard case .absolute(let t)? = try? TimeExpression(parsing: e), t > .zero else {
                 throw UsageError(
@@ -47,11 +47,13 @@ extension ThumbsCommand {
             opts.sheet = (parts[0], parts[1])
         }
         if p.value("--columns") != nil || p.value("--rows") != nil {
-            let c = try p.int("--columns", in: 1...20, command: "thumbs") ?? 4
-            let r = try p.int("--rows", in: 1...20, command: "thumbs") ?? 4
+            let c = try p.int("--columns") ?? 4
+            let r = try p.int("--rows") ?? 4
             opts.sheet = (c, r)
         }
-        if let f = p.value("--preview") { opts.preview = try previewOptions(p, format: f, size: opts.maximumSize) }
+        if let f = try p.choice("--preview", PreviewFormat.init(fileExtension:)) {
+            opts.preview = try previewOptions(p, format: f, size: opts.maximumSize)
+        }
         opts.scenes = p.flag("--scenes")
         if let sheet = opts.sheet {
             try sheetOptions(p, sheet, into: &opts)
@@ -79,13 +81,12 @@ extension ThumbsCommand {
     }
 
     /// An animated preview per file (`--preview F`): `size` when the command line gave one.
-    static func previewOptions(_ p: ParsedArguments, format f: String, size: MaximumSize) throws -> PreviewOptions {
-        guard let format = PreviewFormat(fileExtension: f) else {
-            throw UsageError(message: "unknown preview format '\(f)' (webp, gif, mp4)", command: "thumbs")
-        }
+    static func previewOptions(
+        _ p: ParsedArguments, format: PreviewFormat, size: MaximumSize
+    ) throws -> PreviewOptions {
         var preview = PreviewOptions()
         preview.format = format
-        if let n = try p.int("--count", in: 1...100, command: "thumbs") { preview.count = n }
+        if let n = try p.int("--count", in: 1...100) { preview.count = n }
         if let n = try p.int("--fps") { preview.framesPerSecond = n }
         if p.value("--max-size") != nil || p.value("--width") != nil || p.value("--height") != nil {
             preview.maximumSize = size
@@ -99,7 +100,7 @@ extension ThumbsCommand {
         _ p: ParsedArguments, _ sheet: (columns: Int, rows: Int), into opts: inout BatchOptions
     ) throws {
         // With a sheet, --width is the sheet's width: the tiles are made to fit it.
-        if let w = try p.int("--width", in: 64...20_000, command: "thumbs") {
+        if let w = try p.int("--width", in: 64...20_000) {
             if p.value("--max-size") != nil {
                 throw UsageError(
                     message: "with --sheet, use --width (the sheet's) or --max-size (the tiles'), not both",
@@ -112,7 +113,7 @@ extension ThumbsCommand {
             }
         }
         opts.sheetStyle.columns = sheet.columns
-        if let sp = try p.int("--spacing", in: 0...200, command: "thumbs") { opts.sheetStyle.spacing = sp }
+        if let sp = try p.int("--spacing") { opts.sheetStyle.spacing = sp }
         if let b = p.value("--background") {
             guard let c = RGBColor(parsing: b) else {
                 throw UsageError(

@@ -20,8 +20,7 @@ enum ThumbsCommand {
                 names: ["-n", "--count"], takesValue: true, valueName: "N",
                 help:
                     "N thumbnails evenly spread, avoiding the very first and last frames (default 10; with --vtt, one "
-                        + "every 2-10 s)."
-            ),
+                        + "every 2-10 s).", range: 1...10_000, whole: true),
             OptionSpec(
                 names: ["--every"], takesValue: true, valueName: "T", help: "One thumbnail every T (e.g. 10s, 500ms)."),
             OptionSpec(
@@ -47,7 +46,7 @@ enum ThumbsCommand {
             ),
             OptionSpec(
                 names: ["-j", "--jobs"], takesValue: true, valueName: "N",
-                help: "Files at once (default: number of cores)."),
+                help: "Files at once (default: number of cores).", range: 1...256, whole: true),
             OptionSpec(
                 names: ["--json"], takesValue: true, valueName: "FILE|-",
                 help: "JSON-lines manifest: a record per thumbnail or failure, then a summary."),
@@ -72,14 +71,15 @@ enum ThumbsCommand {
                 help: "One contact sheet per file: C columns × R rows, timestamps and a header."),
             OptionSpec(
                 names: ["--columns"], takesValue: true, valueName: "C",
-                help: "Contact sheet with C columns (with --rows; same as --sheet CxR).", conflicts: ["--sheet"]),
+                help: "Contact sheet with C columns (with --rows; same as --sheet CxR).", range: 1...20, whole: true,
+                conflicts: ["--sheet"]),
             OptionSpec(
                 names: ["--rows"], takesValue: true, valueName: "R", help: "Contact sheet with R rows.",
-                conflicts: ["--sheet"]),
+                range: 1...20, whole: true, conflicts: ["--sheet"]),
             OptionSpec(
                 names: ["--spacing"], takesValue: true, valueName: "PX",
                 help: "With --sheet: pixels between and around tiles (default 8).",
-                requires: ["--sheet", "--columns", "--rows"]),
+                range: 0...200, whole: true, requires: ["--sheet", "--columns", "--rows"]),
             OptionSpec(
                 names: ["--background"], takesValue: true, valueName: "COLOR",
                 help: "With --sheet: #rrggbb or black/white/gray/darkgray/lightgray/navy (default #181818).",
@@ -133,7 +133,7 @@ enum ThumbsCommand {
             OptionSpec(
                 names: ["--fps"], takesValue: true, valueName: "N",
                 help: "With --preview: frames per second (default \(PreviewCommand.defaults.framesPerSecond)).",
-                range: 1...60, requires: ["--preview"]),
+                range: 1...60, whole: true, requires: ["--preview"]),
             OptionSpec(
                 names: ["--scenes"], takesValue: false,
                 help:
@@ -151,7 +151,8 @@ enum ThumbsCommand {
             OptionSpec(names: ["-q", "--quiet"], takesValue: false, help: "No progress output."),
             OptionSpec(
                 names: ["--max-pixels"], takesValue: true, valueName: "N",
-                help: "Refuse pictures above N pixels (default 150000000)."),
+                help: "Refuse pictures above N pixels (default 150000000).", range: 1...Double(Int32.max) * 4,
+                whole: true),
         ],
         discussion: """
         INPUT is a file, a directory (searched recursively for media files), @LIST (one path per line) or - (paths on

@@ -116,11 +116,21 @@ enum Scrub {
             (["preview", "x", "--quality", "0"], "--quality expects a whole number in 1…100, got '0'"),
             (["--timeout", "0", "info", "x"], "--timeout expects a number in 0.01…3600, got '0'"),
             (["info", "x", "--timeout=9999"], "--timeout expects a number in 0.01…3600, got '9999'"),
+            // Fixed sets and ranges are the table's, whatever the command: one message each.
+            (["thumb", "x", "--format", "gif"], "--format expects one of png, jpeg, webp, got 'gif'"),
+            (["thumbs", "x", "--preview", "avi"], "--preview expects one of webp, gif, mp4, got 'avi'"),
+            (["play", "--graphics", "bogus", "x"], "--graphics expects one of auto, kitty, iterm, sixel, blocks, "
+                + "blocks256, none, got 'bogus'"),
+            (["thumbs", "x", "--jobs", "0"], "--jobs expects a whole number in 1…256, got '0'"),
+            (["thumb", "x", "--min-contrast", "300"], "--min-contrast expects a number in 0…255, got '300'"),
+            (["browse", "--tile-size", "2.5", "."], "--tile-size expects a whole number in 48…1024, got '2.5'"),
         ]
         for (args, message) in rules {
             let r = try Scrub.run(args)
             #expect(r.status == 64 && r.stderr.hasPrefix("Error: " + message + "\n"), "\(args): \(r.stderr)")
         }
+        // Another spelling the table accepts, in any case: the file is what fails, not the option.
+        #expect(try Scrub.run(["thumb", "/nonexistent.mp4", "--format", "JPG"]).status == 1)
         // Global options stand anywhere before `--` and are not seen by the command.
         let r = try Scrub.run(["info", "--timeout", "5", "--json", "/nonexistent.mp4"])
         #expect(r.status == 1 && r.stdout.contains("no such file"), "\(r.stderr)")
