@@ -13,8 +13,7 @@ struct DrainPastTargetTests {
 
     func extractor(_ threading: DecoderThreading = .single) throws -> FrameExtractor {
         let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
-        return try FrameExtractor(
-            source: source, threading: threading, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        return try FrameExtractor(source: source, plan: DecodePlan(threading: threading))
     }
 
     func pixels(_ found: FrameExtractor.Found) throws -> [UInt8] {
@@ -71,8 +70,7 @@ struct ReferenceSkippingTests {
     func everyFrameOfTwoGOPsIsTheSamePicture(threading: DecoderThreading) throws {
         let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
         // Every picture from 1 s to 5 s decoded in order: the reference.
-        let plain = try FrameExtractor(
-            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let plain = try FrameExtractor(source: source, plan: DecodePlan())
         var expected: [(MediaTime, [UInt8])] = []
         var f = try plain.frame(at: MediaTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
         while f.time < MediaTime(value: 5, timescale: 1) {
@@ -83,8 +81,7 @@ struct ReferenceSkippingTests {
         #expect(expected.count == 96)
         var skipped = 0
         for (time, pixels) in expected {
-            let x = try FrameExtractor(
-                source: source, threading: threading, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+            let x = try FrameExtractor(source: source, plan: DecodePlan(threading: threading))
             x.upcoming = .positiveInfinity
             let found = try x.frame(at: time, toleranceBefore: .zero, toleranceAfter: .zero)
             #expect(found.time == time)

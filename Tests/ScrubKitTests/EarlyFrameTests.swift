@@ -58,8 +58,7 @@ struct EarlyFrameTests {
         let found = try #require(start(.absolute(t(5)))?
             .answer(for: t(5), streamIndex: index, timeBase: timeBase, keyframesOnly: true))
         let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
-        let x = try FrameExtractor(
-            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(source: source, plan: DecodePlan())
         x.adopt(keyframe: found.frame, at: found.time, validThrough: found.keyframeValidThrough)
         let inside = try x.frame(at: t(9, 2), toleranceBefore: inf, toleranceAfter: inf)
         #expect(

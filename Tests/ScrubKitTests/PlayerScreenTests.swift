@@ -69,8 +69,7 @@ import Testing
     @Test(.enabled(if: Corpus.samplesAvailable, "needs samples/"), arguments: ["rotated90.mp4", "h264_gop2s.mp4"])
     func framesComeAtExactlyTheRequestedSize(file: String) throws {
         let source = try VideoSource(path: Corpus.sample(file), pixelLimit: MediaInspector.defaultPixelLimit)
-        let x = try FrameExtractor(
-            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(source: source, plan: DecodePlan())
         let found = try x.frame(at: MediaTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
         for size in [(896, 504), (900, 504), (621, 349), (140, 80), (139, 79), (283, 503)] {
             let (img, _) = try FramePicture.render(

@@ -23,10 +23,9 @@ struct ReferenceSkippingCorpusTests {
     /// nil when it cannot be had.
     static func picture(_ path: String, at time: MediaTime, skipping: Bool) -> (MediaTime, [UInt8], Int)? {
         guard let source = try? VideoSource(path: path, pixelLimit: MediaInspector.defaultPixelLimit),
-              let x = try? FrameExtractor(source: source, threading: .single, lowres: 0,
-                                          pixelLimit: MediaInspector.defaultPixelLimit) else { return nil }
+              let x = try? FrameExtractor(source: source, plan: DecodePlan(skipsUnneededReferences: skipping))
+        else { return nil }
         x.upcoming = .positiveInfinity   // (a single request: the drain bound, and with it the plan)
-        x.reader.skipsUnneededReferences = skipping
         guard let found = try? x.frame(at: time, toleranceBefore: .zero, toleranceAfter: .zero),
               let rgb = try? Scaler().rgb(from: found.frame, width: found.frame.width, height: found.frame.height)
         else { return nil }

@@ -271,8 +271,7 @@ struct ExtractorOrderTests {
     func extractor() throws -> FrameExtractor {
         let source = try VideoSource(
             path: Corpus.sample("h264_gop2s.mp4"), pixelLimit: MediaInspector.defaultPixelLimit)
-        return try FrameExtractor(
-            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        return try FrameExtractor(source: source, plan: DecodePlan())
     }
     let inf = MediaTime.positiveInfinity
 
@@ -356,8 +355,7 @@ struct GOPDecodeOnceTests {
     @Test func timesInOneGOPDecodeItOnce() throws {
         let source = try VideoSource(
             path: Corpus.sample("h264_gop2s.mp4"), pixelLimit: MediaInspector.defaultPixelLimit)
-        let x = try FrameExtractor(
-            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(source: source, plan: DecodePlan())
         for t in [
             MediaTime(value: 21, timescale: 10), MediaTime(value: 5, timescale: 2), MediaTime(value: 3, timescale: 1),
             MediaTime(value: 39, timescale: 10),
@@ -441,8 +439,7 @@ struct UnindexedKeyframeTests {
         let keyframes = Reference.keyframeTimes(file)
         #expect(keyframes.count >= 5)
         let source = try VideoSource(path: file, pixelLimit: MediaInspector.defaultPixelLimit)
-        let x = try FrameExtractor(
-            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+        let x = try FrameExtractor(source: source, plan: DecodePlan())
         let inf = MediaTime.positiveInfinity
         for t in stride(from: 2.3, through: 3.9, by: 0.2) {
             let expected = keyframes.last { $0 <= t + 1e-6 }!
@@ -553,8 +550,7 @@ struct TransportStreamSeekTests {
         let frames = Reference.frameTimes(clip), keys = Reference.keyframeTimes(clip)
         let source = try VideoSource(path: clip, pixelLimit: MediaInspector.defaultPixelLimit)
         for offset in [0.0, 0.04, 1.2, 1.96] {  // on a keyframe, just after, mid-GOP, the last frame of the GOP
-            let x = try FrameExtractor(
-                source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+            let x = try FrameExtractor(source: source, plan: DecodePlan())
             let key = try #require(keys.last { $0 <= 25 })
             let t = key + offset
             let found = try x.frame(

@@ -98,8 +98,7 @@ public enum DecodeBenchmark {
         switch mode {
         case .fullRGBA:
             let source = try VideoSource(path: path, pixelLimit: MediaInspector.defaultPixelLimit)
-            let extractor = try FrameExtractor(
-                source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
+            let extractor = try FrameExtractor(source: source, plan: DecodePlan())
             let t = source.isStill ? MediaTime.zero : try source.resolve(.fraction(numerator: 1, denominator: 2))
             let found = try extractor.frame(
                 at: t, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)

@@ -61,7 +61,7 @@ extension FrameExtractor {
         return MediaTime(value: Int64(rate.den), timescale: rate.num)
     }
 
-    /// For an exact request: the ``FrameReader/drainBound`` that lets it drain the decoder once past its time only
+    /// For an exact request: the ``FrameReader/Aim/drainBound`` that lets it drain the decoder once past its time only
     /// where the next request would seek anyway (see ``upcoming``): a packet presented before the next request's
     /// keyframe could still be where decoding on would pass, so nothing is left undecoded that the next one might use.
     func drainBound() -> Int64? {

@@ -46,14 +46,4 @@ extension FrameExtractor {
         /// truncated data).
         var containsTime = false
     }
-
-    /// Skips the decoder's loop filter (deblocking) when pictures come out at a quarter of the frame's size or less
-    /// each way, where its effect cannot be seen.
-    func skipsLoopFilter(shrinkingTo maximumSize: MaximumSize) {
-        let facts = source.stream
-        let display = VideoInfo.displaySize(
-            width: facts.width, height: facts.height, sar: facts.sampleAspectRatio, rotation: 0)
-        let out = maximumSize.fit(width: display.0, height: display.1)
-        decoder.skipsLoopFilter = out.0 > 0 && out.1 > 0 && facts.width >= 4 * out.0 && facts.height >= 4 * out.1
-    }
 }

@@ -33,22 +33,21 @@ final class FrameExtractor {
     private(set) var framesDecoded = 0
     private(set) var seeks = 0
     /// The time the next request will ask for, when known (a batch): an exact request may then stop decoding at the
-    /// first packet past its time and drain the decoder (``FrameReader/drainBound``) where the next one would seek
+    /// first packet past its time and drain the decoder (``FrameReader/Aim/drainBound``) where the next one would seek
     /// anyway (its keyframe comes after that packet), or when there is none (`.positiveInfinity`). Invalid (the
     /// default: a player decodes on from where it stands): never.
     var upcoming: MediaTime = .invalid
     /// Cancellation hook, checked between frames.
     var isCancelled: @Sendable () -> Bool = { false }
 
-    /// An extractor of `source`'s video stream, reading its packets from `packets` (nil: the source's own demuxer; the
-    /// player: its reader's queue for the stream).
-    init(
-        source: VideoSource, threading: DecoderThreading, lowres: Int, pixelLimit: Int, packets: PacketSource? = nil
-    ) throws {
+    /// An extractor of `source`'s video stream decoding as `plan` says, reading its packets from `packets` (nil: the
+    /// source's own demuxer; the player: its reader's queue for the stream).
+    init(source: VideoSource, plan: DecodePlan, packets: PacketSource? = nil) throws {
         self.source = source
         decoding = try StreamDecoder(
-            packets ?? source.demuxer, stream: source.stream, path: source.path, threading: threading,
-            lowres: lowres, pixelLimit: pixelLimit)
+            packets ?? source.demuxer, stream: source.stream, path: source.path, threading: plan.threading,
+            lowres: plan.lowres, pixelLimit: plan.pixelLimit, skipsLoopFilter: plan.skipsLoopFilter)
+        decoding.reader.skipsUnneededReferences = plan.skipsUnneededReferences
         last = Slot(frame: try Frame())
         peek = Slot(frame: try Frame())
     }
@@ -201,12 +200,14 @@ final class FrameExtractor {
         // 2 s earlier at once: a DVD's GOPs are half a second, and MPEG-2 decodes cheaply.
         let lead = source.searchesByTimestamp ? FrameExtractor.timestampSearchLead : .zero
         // (The target first: a seek tells an HTTP source what will be read up to it.)
-        reader.skipTarget = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity)
+        reader.aim = time.pts(timeBase: decoder.timeBase, method: .roundTowardNegativeInfinity).map {
+            FrameReader.Aim(target: $0)
+        }
         if !state.isPositioned || mustSeek(for: time) { try seek(to: time - lead) }
-        reader.drainBound = drainBound()
+        // (After the seek: a fragmented MP4 indexes a fragment's samples once it is sought.)
+        reader.aim?.drainBound = drainBound()
         defer {
-            reader.skipTarget = nil
-            reader.drainBound = nil
+            reader.aim = nil
             if reader.drainedEarly || reader.leftReferencesOut {   // (past the time, or pictures left out: seek next)
                 reader.reset()
                 peek.time = nil

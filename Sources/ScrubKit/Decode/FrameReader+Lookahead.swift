@@ -11,7 +11,7 @@ extension FrameReader {
     /// which reference B-pictures among them need no decoding (``ReferenceSkipPlan``). H.264 in avcC framing only;
     /// anything else, a read that fails or a stream the headers do not follow: everything is decoded, as before.
     func planAhead() {
-        guard skipsUnneededReferences, let target = skipTarget, let bound = drainBound,
+        guard skipsUnneededReferences, let target = aim?.target, let bound = aim?.drainBound,
               let avc = decoder.avcConfiguration else { return }
         var headers = H264Headers(), followed = true
         do {

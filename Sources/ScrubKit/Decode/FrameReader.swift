@@ -13,23 +13,31 @@ final class FrameReader {
     var keyframesOnly = false
     /// Whether the stream has ended: the decoder gave out its last frame (until ``reset()``).
     private(set) var isFinished = false
-    /// When set (stream time base), decoding heads for this timestamp and may skip non-reference frames that
-    /// cannot be the last frame at or before it (see `send`). Nil: decode everything (playback).
-    var skipTarget: Int64? = nil
-    /// The largest presentation timestamp ≤ `skipTarget` among packets sent with skipping off: a frame known to
+    /// Where an exact request heads (stream time base): decoding may skip non-reference frames that cannot be the
+    /// last frame at or before ``Aim/target`` (see `send`), and with a ``Aim/drainBound`` it stops and drains once
+    /// past it.
+    struct Aim: Equatable {
+        /// The request's time.
+        var target: Int64
+        /// At the first packet decoded after the target (its decode time is past it, so it and everything after it
+        /// can be neither the answer nor a picture the answer refers to) and presented before this bound (`.max`:
+        /// any), stop reading and drain the decoder instead, so the frames it holds come out without decoding any
+        /// more (the reorder delay would otherwise decode two or three pictures past the answer). The stream is then
+        /// left past the target: ``reset()`` and seek before decoding on. nil: never. Only where decode times never
+        /// pass presentation times (MP4/MOV).
+        var drainBound: Int64? = nil
+    }
+    /// The exact request being decoded for; nil: decode everything (playback, keyframes).
+    var aim: Aim? = nil
+    private var skipTarget: Int64? { aim?.target }
+    private var drainBound: Int64? { aim?.drainBound }
+    /// The largest presentation timestamp ≤ the aim's target among packets sent with skipping off: a frame known to
     /// be decoded. Any packet presented before it cannot hold the answer.
     private var latestKeptTimestamp = Int64.min
-    /// The largest presentation timestamp (a real pts, not a decode time) ≤ `skipTarget` among packets handed to the
-    /// decoder to decode since the last seek: a frame that should come out. If the frame that comes out at or before
-    /// the target is older, the frames in between were lost (damaged data).
+    /// The largest presentation timestamp (a real pts, not a decode time) ≤ the aim's target among packets handed to
+    /// the decoder to decode since the last seek: a frame that should come out. If the frame that comes out at or
+    /// before the target is older, the frames in between were lost (damaged data).
     private(set) var latestDecodedPresentation = Int64.min
-    /// With a ``skipTarget``: at the first packet decoded after the target (its decode time is past it, so it and
-    /// everything after it can be neither the answer nor a picture the answer refers to) and presented before this
-    /// bound (`.max`: any), stop reading and drain the decoder instead, so the frames it holds come out without
-    /// decoding any more (the reorder delay would otherwise decode two or three pictures past the answer). The stream
-    /// is then left past the target: ``reset()`` and seek before decoding on. nil: never. Only where decode times
-    /// never pass presentation times (MP4/MOV).
-    var drainBound: Int64? = nil
     /// Packets handed to the decoder (for tests of what is not decoded).
     private(set) var packetsSent = 0
     /// The decoder was drained that way since the last reset.
@@ -42,7 +50,7 @@ final class FrameReader {
     /// Whether an exact request may leave out reference pictures its answer does not need (``planAhead()``); off for
     /// `--no-fast-decode`, which decodes every picture as FFmpeg would.
     var skipsUnneededReferences = true
-    /// With a ``drainBound``: the packets up to the one that drains, read ahead to plan which reference pictures
+    /// With an aim's drain bound: the packets up to the one that drains, read ahead to plan which reference pictures
     /// need no decoding (``FrameReader/planAhead()``), each with whether it is left out; served before the source.
     var ahead: [(packet: Packet, skip: Bool)] = []
     var aheadServed = 0

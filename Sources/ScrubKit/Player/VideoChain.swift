@@ -160,8 +160,9 @@ final class VideoChain: Sendable {
     ) {
         guard
             let extractor = try? FrameExtractor(
-                source: source, threading: .frame(min(2, ProcessInfo.processInfo.activeProcessorCount)),
-                lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit, packets: packets)
+                source: source,
+                plan: DecodePlan(threading: .frame(min(2, ProcessInfo.processInfo.activeProcessorCount))),
+                packets: packets)
         else { return }
         let facts = source.stream
         let scaler = Scaler()

@@ -98,12 +98,11 @@ final class EarlyFrame: Sendable {
             $0.target = time; $0.resolved = true
         }
         let extractor = try FrameExtractor(
-            source: source, threading: generator.threading(for: source, cores: cores), lowres: 0,
-            pixelLimit: generator.pixelLimit)
+            source: source,
+            plan: generator.decodePlan(
+                for: source, threading: generator.threading(for: source, cores: cores), lowres: 0))
         extractor.isCancelled = { [weak self] in self?.isCancelled ?? true }
         extractor.upcoming = .positiveInfinity   // (the one request)
-        if generator.allowsFastDecoding { extractor.skipsLoopFilter(shrinkingTo: generator.maximumSize) }
-        extractor.reader.skipsUnneededReferences = generator.allowsFastDecoding
         let keyframesOnly = generator.requestedTimeToleranceBefore.isPositiveInfinity
         let picture = try extractor.frame(at: time, toleranceBefore: generator.requestedTimeToleranceBefore,
                                           toleranceAfter: generator.requestedTimeToleranceAfter)

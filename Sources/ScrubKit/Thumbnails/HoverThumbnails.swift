@@ -184,10 +184,9 @@ public final class HoverThumbnails: Sendable {
         guard !source.isStill else {
             throw MediaError(.noVideo, path: path, "a still picture: nothing to preview along a timeline")
         }
-        let extractor = try FrameExtractor(
-            source: source, threading: .single, lowres: 0, pixelLimit: MediaInspector.defaultPixelLimit)
-        extractor.skipsLoopFilter(shrinkingTo: maximumSize)
-        return extractor
+        let plan = DecodePlan(
+            skipsLoopFilter: DecodePlan.deblockingIsInvisible(stream: source.stream, shrunkTo: maximumSize))
+        return try FrameExtractor(source: source, plan: plan)
     }
 
     /// Keeps a decoded picture; shows it when no request came after the one it answers.

@@ -14,11 +14,10 @@ extension ThumbnailGenerator {
         early: EarlyFrame? = nil, isCancelled: @escaping @Sendable () -> Bool, deliver: (ThumbnailResult) -> Void
     ) throws {
         let facts = source.stream
-        let extractor = try FrameExtractor(source: source, threading: threading, lowres: lowres, pixelLimit: pixelLimit)
+        let extractor = try FrameExtractor(
+            source: source, plan: decodePlan(for: source, threading: threading, lowres: lowres))
         extractor.isCancelled = isCancelled
         extractor.lastReturned = after
-        if allowsFastDecoding && !source.isStill { extractor.skipsLoopFilter(shrinkingTo: maximumSize) }
-        extractor.reader.skipsUnneededReferences = allowsFastDecoding
         var earlyFound: FrameExtractor.Found? = nil
         if !source.isStill, requests.count == 1,
            let e = early?.answer(for: requests[0].time, streamIndex: facts.index, timeBase: extractor.decoder.timeBase,
