@@ -222,12 +222,14 @@ public final class FilePlayback: PlayerPipeline, Sendable {
             switch s.subtitleTracks[track].source {
             case .file(let file): source = .file(file)
             case .stream(let index):
-                guard let stream = s.reader?.stream(index) else { return nil }
+                guard let stream = s.reader?.stream(index),
+                    let facts = s.facts?.streams.first(where: { $0.index == index })
+                else { return nil }
                 // (A local Matroska or MP4 file reads one stream's packets alone cheaply: the container skips the
                 // rest.)
                 let container = s.facts?.container ?? ""
                 let scans = !Demuxer.isURL(path) && (container.hasPrefix("matroska") || Demuxer.isMP4Family(container))
-                source = .stream(stream, index: index, scan: scans ? path : nil)
+                source = .stream(stream, facts: facts, scan: scans ? path : nil)
             }
             let chain = SubtitleChain(source: source, fallbackCanvas: s.displaySize)
             s.subtitleChains[track] = chain
