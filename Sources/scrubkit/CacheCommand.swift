@@ -26,11 +26,11 @@ enum CacheCommand {
         examples: [
             Example(title: "Where the caches are and what they hold", command: "scrubkit cache"),
             Example(title: "Empty scrubkit's cache", command: "scrubkit cache --clear"),
-        ])
+        ],
+        operandCount: 0...0)
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard p.positional.isEmpty else { throw UsageError(message: "cache takes no file", command: "cache") }
         let disk = CommandCache.files.disk!
         if p.flag("--clear") || p.flag("--clear-desktop") { disk.removeAll() }
         let desktop = CommandCache.desktop.desktop

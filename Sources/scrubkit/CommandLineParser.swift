@@ -88,6 +88,12 @@ struct CommandSpec {
     var exitStatuses: [(Int32, String)] = [(1, "A file or a time failed (each is reported on standard error).")]
     /// Options of which at most one may be given ("choose one of --exact, --fast, --tolerance").
     var exclusive: [[String]] = []
+    /// How many operands it takes, checked by the parser (nil: the command checks them: they depend on an option).
+    var operandCount: ClosedRange<Int>? = nil
+    /// What an operand is called in the parser's messages ("no file given", "one page at a time").
+    var operandNoun = "file"
+    /// Said after "one file at a time" (where to go for several).
+    var oneAtATimeHint: String? = nil
 
     /// The options as `--help` and the manual page list them: the declared ones and `--help`.
     var documentedOptions: [OptionSpec] {
@@ -159,6 +165,25 @@ struct ParsedArguments {
             }
         }
         try check(spec)
+        try checkOperands(spec)
+    }
+
+    /// The table's operand count: one message for too few, one for too many.
+    private func checkOperands(_ spec: CommandSpec) throws {
+        guard let r = spec.operandCount else { return }
+        let noun = spec.operandNoun
+        if positional.count < r.lowerBound {
+            throw UsageError(message: "no \(noun) given", command: spec.name)
+        }
+        if positional.count > r.upperBound {
+            let message =
+                r.upperBound == 0
+                ? "\(spec.name) takes no \(noun)"
+                : r.upperBound == 1
+                    ? "one \(noun) at a time" + (spec.oneAtATimeHint.map { " (\($0))" } ?? "")
+                    : "at most \(r.upperBound) \(noun)s"
+            throw UsageError(message: message, command: spec.name)
+        }
     }
 
     /// The table's rules: at most one of each exclusive group, each option with one it requires and none it conflicts

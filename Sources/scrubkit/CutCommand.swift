@@ -56,13 +56,11 @@ enum CutCommand {
             Example(
                 title: "The last quarter of a recording, as Matroska",
                 command: "scrubkit cut talk.mkv --from 75% -o ending.mkv"),
-        ])
+        ],
+        operandCount: 1...1)
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard p.positional.count == 1 else {
-            throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time", command: "cut")
-        }
         let path = p.positional[0]
         let from = try time(p.value("--from"), default: .absolute(.zero))
         let to = try time(p.value("--to"), default: .fraction(numerator: 1, denominator: 1))

@@ -33,11 +33,11 @@ enum DownsampleCommand {
             Example(
                 title: "WebP copies, one JSON line per picture",
                 command: "scrubkit downsample *.heic --max-size 512 --format webp --out web --json"),
-        ])
+        ],
+        operandCount: 1...Int.max, operandNoun: "image")
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard !p.positional.isEmpty else { throw UsageError(message: "no image given", command: "downsample") }
         let out = try OutputOptions(p, command: "downsample")
         let dir = p.value("--out") ?? "."
         let limit = try p.int("--max-pixels")

@@ -38,11 +38,11 @@ enum InfoCommand {
                 command: "scrubkit info clip.mp4"),
             Example(title: "One JSON object per file, for scripts", command: "scrubkit info --json *.mp4"),
             Example(title: "Quick facts without decoding a frame", command: "scrubkit info --no-decode film.mkv"),
-        ])
+        ],
+        operandCount: 1...Int.max)
 
     static func run(_ args: [String]) throws -> Int32 {
         let parsed = try ParsedArguments(args, spec: spec)
-        guard !parsed.positional.isEmpty else { throw UsageError(message: "no file given", command: "info") }
         var inspector = MediaInspector(verifiesDecoding: !parsed.flag("--no-decode"))
         if let n = try parsed.int("--max-pixels") {
             inspector.pixelLimit = n

@@ -19,12 +19,12 @@ enum ManualCommand {
                 title: "Write every page",
                 command: "for p in $(scrubkit manual --list); do scrubkit manual ${p#scrubkit-} > $p.1; done"),
         ],
-        exitStatuses: [])
+        exitStatuses: [],
+        operandCount: 0...1, operandNoun: "page")
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
         if p.flag("--list") { printOut(ManualPage.names.joined(separator: "\n")); return 0 }
-        guard p.positional.count <= 1 else { throw UsageError(message: "one page at a time", command: "manual") }
         let name =
             p.positional.first.map { $0 == "scrubkit" || $0.hasPrefix("scrubkit-") ? $0 : "scrubkit-" + $0 }
             ?? "scrubkit"

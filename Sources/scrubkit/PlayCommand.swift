@@ -150,11 +150,11 @@ enum PlayCommand {
             Example(
                 title: "Measure frame rate and seek times without a terminal",
                 command: "scrubkit play --bench clip.mp4 --seconds 5"),
-        ])
+        ],
+        operandCount: 1...Int.max)
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard !p.positional.isEmpty else { throw UsageError(message: "no file given", command: "play") }
         let path = p.positional[0]
         let graphics = try self.graphics(p, command: "play")
         if p.flag("--bench") {

@@ -59,13 +59,11 @@ enum PreviewCommand {
             Example(
                 title: "An MP4 preview of ten two-second excerpts at 15 fps",
                 command: "scrubkit preview film.mkv -o film.mp4 --count 10 --excerpt 2 --fps 15"),
-        ])
+        ],
+        operandCount: 1...1)
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard p.positional.count == 1 else {
-            throw UsageError(message: p.positional.isEmpty ? "no file given" : "one file at a time", command: "preview")
-        }
         let path = p.positional[0]
         var o = PreviewOptions()
         if let format = try p.choice("--format", PreviewFormat.init(fileExtension:)) {

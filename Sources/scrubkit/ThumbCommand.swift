@@ -166,16 +166,11 @@ enum ThumbCommand {
                 title: "A thumbnail kept in the cache (a second run reads it)",
                 command: "scrubkit thumb film.mkv --at 50% --cache --json"),
         ],
-        exclusive: [["--exact", "--fast", "--tolerance"]])
+        exclusive: [["--exact", "--fast", "--tolerance"]],
+        operandCount: 1...1, oneAtATimeHint: "use 'scrubkit downsample' or several --at")
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard p.positional.count == 1 else {
-            throw UsageError(
-                message: p.positional.isEmpty
-                    ? "no file given" : "one file at a time (use 'scrubkit downsample' or several --at)",
-                command: "thumb")
-        }
         let path = p.positional[0]
         let out = try OutputOptions(p, command: "thumb", checksEncoder: !p.flag("--cache"))
         // Without --at: the file's representative frame, searched between 10 % and 30 % (intros and credits left out).

@@ -175,11 +175,11 @@ enum ThumbsCommand {
                 title: "The second of three workers sharing one output folder",
                 command: "scrubkit thumbs /data/videos --out /data/thumbs --shard 2/3"),
         ],
-        exclusive: [["--count", "--every", "--at"], ["--exact", "--fast", "--tolerance"], ["--sheet", "--vtt"]])
+        exclusive: [["--count", "--every", "--at"], ["--exact", "--fast", "--tolerance"], ["--sheet", "--vtt"]],
+        operandCount: 1...Int.max, operandNoun: "input")
 
     static func run(_ args: [String]) throws -> Int32 {
         let p = try ParsedArguments(args, spec: spec)
-        guard !p.positional.isEmpty else { throw UsageError(message: "no input given", command: "thumbs") }
         let (opts, shard) = try batchOptions(p)
         // Before any decoding: a sheet needs a font.
         if opts.sheet != nil, let problem = SheetStyle.fontProblem(opts.sheetStyle.font) {

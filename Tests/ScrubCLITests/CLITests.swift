@@ -124,6 +124,10 @@ enum Scrub {
             (["thumbs", "x", "--jobs", "0"], "--jobs expects a whole number in 1…256, got '0'"),
             (["thumb", "x", "--min-contrast", "300"], "--min-contrast expects a number in 0…255, got '300'"),
             (["browse", "--tile-size", "2.5", "."], "--tile-size expects a whole number in 48…1024, got '2.5'"),
+            // Operand counts too.
+            (["cut", "a.mp4", "b.mp4"], "one file at a time"),
+            (["downsample", "--max-size", "64"], "no image given"),
+            (["cache", "x"], "cache takes no file"),
         ]
         for (args, message) in rules {
             let r = try Scrub.run(args)
