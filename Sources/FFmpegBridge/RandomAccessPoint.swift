@@ -47,26 +47,8 @@ public enum RandomAccessPoint: Equatable, Sendable {
 
     /// A slice's `slice_type` (its header's second Exp-Golomb code, after `first_mb_in_slice`); nil when unreadable.
     static func sliceType(_ unit: ArraySlice<UInt8>) -> Int? {
-        // The first bytes after the header byte, emulation prevention (00 00 03) taken out.
-        var bytes: [UInt8] = []
-        for b in unit.dropFirst().prefix(16) {
-            if b == 3, bytes.count >= 2, bytes[bytes.count - 1] == 0, bytes[bytes.count - 2] == 0 { continue }
-            bytes.append(b)
-        }
-        var bit = 0
-        func readBit() -> Int? {
-            guard bit / 8 < bytes.count else { return nil }
-            defer { bit += 1 }
-            return Int(bytes[bit / 8] >> (7 - UInt8(bit % 8))) & 1
-        }
-        func expGolomb() -> Int? {
-            var zeros = 0
-            while let b = readBit(), b == 0 { zeros += 1; if zeros > 20 { return nil } }
-            var value = 1
-            for _ in 0..<zeros { guard let b = readBit() else { return nil }; value = value << 1 | b }
-            return value - 1
-        }
-        guard expGolomb() != nil else { return nil }
-        return expGolomb()
+        var r = RBSPReader(unit.dropFirst().prefix(16))
+        guard (try? r.ue()) != nil else { return nil }
+        return try? r.ue()
     }
 }

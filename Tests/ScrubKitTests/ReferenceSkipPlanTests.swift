@@ -1,3 +1,4 @@
+import FFmpegBridge
 import Testing
 @testable import ScrubKit
 
@@ -84,6 +85,6 @@ struct ReferenceSkipPlanTests {
         #expect(try r.se() == -2)
         _ = try r.bits(7)
         #expect(try r.bits(24) == 0x000001)
-        #expect(throws: H264Headers.Unfollowed.self) { try r.bits(1) }
+        #expect(throws: RBSPReader.Exhausted.self) { try r.bits(1) }
     }
 }

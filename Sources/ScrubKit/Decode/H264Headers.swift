@@ -1,3 +1,5 @@
+import FFmpegBridge
+
 /// The few H.264 header fields (ITU-T H.264 §7.3) that say which pictures a picture may be predicted from: read from
 /// the SPS, the PPS and the first bytes of each slice. Enough for ``ReferenceSkipPlan``; anything it does not
 /// follow (interlacing, slice groups, redundant pictures, long-term references, memory management commands other
@@ -177,50 +179,5 @@ struct H264Headers {
             kind: kind, isReference: referenceIDC != 0, isIDR: idr, frameNum: frameNum,
             named: named.map(Set.init), l0Active: l0, l1Active: l1, modified: modified, unmarks: unmarks,
             presentation: 0, maxReferenceFrames: s.maxReferenceFrames)
-    }
-}
-
-/// Reads the bits of a NAL unit's payload (emulation prevention bytes taken out) and its Exp-Golomb codes.
-struct RBSPReader {
-    private let bytes: [UInt8]
-    private var bit = 0
-
-    init<C: Collection>(_ escaped: C) where C.Element == UInt8 {
-        var out: [UInt8] = [], zeros = 0
-        out.reserveCapacity(escaped.count)
-        for b in escaped {
-            if zeros >= 2 && b == 3 { zeros = 0; continue }
-            zeros = b == 0 ? zeros + 1 : 0
-            out.append(b)
-        }
-        bytes = out
-    }
-
-    mutating func flag() throws -> Bool { try bits(1) == 1 }
-
-    mutating func bits(_ n: Int) throws -> Int {
-        guard n <= 32, bit + n <= bytes.count * 8 else { throw H264Headers.Unfollowed() }
-        var v = 0
-        for _ in 0..<n {
-            v = v << 1 | Int(bytes[bit >> 3] >> (7 - UInt8(bit & 7)) & 1)
-            bit += 1
-        }
-        return v
-    }
-
-    /// An unsigned Exp-Golomb code.
-    mutating func ue() throws -> Int {
-        var zeros = 0
-        while try bits(1) == 0 {
-            zeros += 1
-            guard zeros < 32 else { throw H264Headers.Unfollowed() }
-        }
-        return (1 << zeros) - 1 + (try bits(zeros))
-    }
-
-    /// A signed Exp-Golomb code.
-    mutating func se() throws -> Int {
-        let k = try ue()
-        return k & 1 == 1 ? (k + 1) / 2 : -(k / 2)
     }
 }
