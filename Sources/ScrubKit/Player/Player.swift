@@ -7,7 +7,7 @@ import MediaTime
 /// tolerances (a newer seek finishes the older with `false`), slider seeks coalesced like Apple's QA1820,
 /// periodic and boundary time observers, end-of-media handling, and frames for display from a pipeline.
 ///
-/// All state is one ``PlayerCore`` behind a `Locked`; public calls are synchronous and thread-safe. Callbacks (seek
+/// All state is one `PlayerCore` behind a `Locked`; public calls are synchronous and thread-safe. Callbacks (seek
 /// completions, end of media) run on `callbackQueue`; observers on their own serial queues.
 public final class Player: Sendable {
     /// Readiness, as AVPlayerItem.Status.
